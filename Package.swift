@@ -1,0 +1,56 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "vod",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "vod", targets: ["vod"]),
+        .library(name: "VODEngine", targets: ["VODEngine"]),
+        .library(name: "VODCatalog", targets: ["VODCatalog"]),
+        .library(name: "VODServer", targets: ["VODServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // FFmpeg 5.1 C libraries, with a small shim for macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        // Swift owners for FFmpeg objects: each C object is freed exactly once.
+        .target(name: "VODFFmpeg", dependencies: ["CFFmpeg"]),
+        // Probe, ladder planning, the decode → scale → encode pipeline and the HLS packager.
+        .target(name: "VODEngine", dependencies: [
+            "VODFFmpeg",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The SQLite catalog of media items and the persistent transcode queue.
+        .target(name: "VODCatalog", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The HTTP API and stream file serving.
+        .target(name: "VODServer", dependencies: [
+            "VODEngine",
+            "VODCatalog",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "vod", dependencies: [
+            "VODEngine",
+            "VODCatalog",
+            "VODServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

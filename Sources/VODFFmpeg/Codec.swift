@@ -1,0 +1,78 @@
+import CFFmpeg
+
+/// Owns an `AVCodecContext` used either to decode or to encode.
+public final class Codec: @unchecked Sendable {
+    /// The owned codec context.
+    public let context: UnsafeMutablePointer<AVCodecContext>
+
+    private init(codec: UnsafePointer<AVCodec>) throws {
+        guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory("allocate codec") }
+        self.context = context
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// A decoder for a demuxed stream, opened and ready for packets.
+    public static func decoder(for stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws -> Codec {
+        let parameters = stream.pointee.codecpar!
+        guard let found = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            throw MediaError.unsupported("no decoder for codec \(name)")
+        }
+        let codec = try Codec(codec: found)
+        try check(avcodec_parameters_to_context(codec.context, parameters), "configure decoder")
+        codec.context.pointee.pkt_timebase = stream.pointee.time_base
+        codec.context.pointee.thread_count = threads
+        try check(avcodec_open2(codec.context, found, nil), "open decoder")
+        return codec
+    }
+
+    /// An encoder by name, configured by `configure` and then opened with `options`.
+    public static func encoder(
+        named name: String,
+        options: [String: String] = [:],
+        configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
+    ) throws -> Codec {
+        guard let found = avcodec_find_encoder_by_name(name) else {
+            throw MediaError.unsupported("encoder \(name) is not available")
+        }
+        let codec = try Codec(codec: found)
+        configure(codec.context)
+        let dictionary = OptionDictionary(options)
+        try check(avcodec_open2(codec.context, found, &dictionary.pointer), "open encoder \(name)")
+        return codec
+    }
+
+    /// Sends a packet to a decoder; nil starts draining.
+    public func send(_ packet: Packet?) throws {
+        let result = avcodec_send_packet(context, packet?.pointer)
+        if result == vod_averror_eof() { return }
+        try check(result, "decode")
+    }
+
+    /// Receives a decoded frame, or returns false when the decoder needs more input or is drained.
+    public func receive(into frame: Frame) throws -> Bool {
+        let result = avcodec_receive_frame(context, frame.pointer)
+        if result == vod_averror_eagain() || result == vod_averror_eof() { return false }
+        try check(result, "decode")
+        return true
+    }
+
+    /// Sends a frame to an encoder; nil starts draining.
+    public func send(_ frame: Frame?) throws {
+        let result = avcodec_send_frame(context, frame?.pointer)
+        if result == vod_averror_eof() { return }
+        try check(result, "encode")
+    }
+
+    /// Receives an encoded packet, or returns false when the encoder needs more input or is drained.
+    public func receive(into packet: Packet) throws -> Bool {
+        let result = avcodec_receive_packet(context, packet.pointer)
+        if result == vod_averror_eagain() || result == vod_averror_eof() { return false }
+        try check(result, "encode")
+        return true
+    }
+}

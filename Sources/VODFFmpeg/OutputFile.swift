@@ -1,0 +1,59 @@
+import CFFmpeg
+
+/// Owns a muxer (`AVFormatContext`) writing one output file.
+public final class OutputFile: @unchecked Sendable {
+    /// The owned muxer context.
+    public let context: UnsafeMutablePointer<AVFormatContext>
+    private var isOpen = false
+    private var headerWritten = false
+
+    /// Creates a muxer for `format` (such as `mpegts`) writing to `path`, with one stream per encoder.
+    public init(path: String, format: String, encoders: [Codec], cancellation: CancellationFlag) throws {
+        var optional: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&optional, nil, format, path), "create muxer")
+        guard let context = optional else { throw FFmpegError.outOfMemory("create muxer") }
+        self.context = context
+        context.pointee.interrupt_callback = cancellation.interruptCallback
+        for encoder in encoders {
+            guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory("add stream") }
+            try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "add stream")
+            stream.pointee.time_base = encoder.context.pointee.time_base
+        }
+        var callback = context.pointee.interrupt_callback
+        try check(avio_open2(&context.pointee.pb, "file:" + path, AVIO_FLAG_WRITE, &callback, nil), "create \(path)")
+        isOpen = true
+    }
+
+    deinit {
+        if isOpen { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Writes the container header with muxer `options`.
+    public func writeHeader(options: [String: String] = [:]) throws {
+        let dictionary = OptionDictionary(options)
+        try check(avformat_write_header(context, &dictionary.pointer), "write header")
+        headerWritten = true
+    }
+
+    /// The time base the muxer chose for a stream.
+    public func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
+
+    /// Writes one packet as is, without interleaving; the caller keeps packets in decode order.
+    public func write(_ packet: Packet) throws {
+        try check(av_write_frame(context, packet.pointer), "write packet")
+    }
+
+    /// Bytes written so far, including buffered ones.
+    public var position: Int64 { avio_tell(context.pointee.pb) }
+
+    /// Writes the trailer and closes the file.
+    public func finish() throws {
+        if headerWritten { try check(av_write_trailer(context), "write trailer") }
+        headerWritten = false
+        if isOpen {
+            isOpen = false
+            try check(avio_closep(&context.pointee.pb), "close output")
+        }
+    }
+}

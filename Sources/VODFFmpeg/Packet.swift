@@ -1,0 +1,56 @@
+import CFFmpeg
+
+/// Owns one `AVPacket`, freed exactly once when the owner goes away.
+public final class Packet: @unchecked Sendable {
+    /// The owned packet.
+    public let pointer: UnsafeMutablePointer<AVPacket>
+
+    public init() throws {
+        guard let packet = av_packet_alloc() else { throw FFmpegError.outOfMemory("allocate packet") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    /// A new packet that shares this packet's data (reference counted, no copy).
+    public func reference() throws -> Packet {
+        let copy = try Packet()
+        try check(av_packet_ref(copy.pointer, pointer), "reference packet")
+        return copy
+    }
+
+    /// Drops the packet's data so it can be filled again.
+    public func unreference() { av_packet_unref(pointer) }
+
+    public var streamIndex: Int32 {
+        get { pointer.pointee.stream_index }
+        set { pointer.pointee.stream_index = newValue }
+    }
+    public var pts: Int64 {
+        get { pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue }
+    }
+    public var dts: Int64 {
+        get { pointer.pointee.dts }
+        set { pointer.pointee.dts = newValue }
+    }
+    public var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+    public var size: Int { Int(pointer.pointee.size) }
+    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// The packet payload.
+    public var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: pointer.pointee.data, count: size)
+    }
+
+    /// Converts timestamps from one time base to another.
+    public func rescale(from source: AVRational, to destination: AVRational) {
+        av_packet_rescale_ts(pointer, source, destination)
+    }
+}

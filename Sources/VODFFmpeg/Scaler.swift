@@ -1,0 +1,38 @@
+import CFFmpeg
+
+/// Owns a `SwsContext` that scales and converts pictures of one size and format to another.
+public final class Scaler: @unchecked Sendable {
+    private let context: OpaquePointer
+    /// The output width.
+    public let width: Int32
+    /// The output height.
+    public let height: Int32
+    /// The output pixel format.
+    public let format: AVPixelFormat
+
+    public init(
+        from sourceWidth: Int32, _ sourceHeight: Int32, _ sourceFormat: AVPixelFormat,
+        to width: Int32, _ height: Int32, _ format: AVPixelFormat,
+        flags: Int32 = SWS_BICUBIC
+    ) throws {
+        guard let context = sws_getContext(
+            sourceWidth, sourceHeight, sourceFormat, width, height, format, flags, nil, nil, nil
+        ) else {
+            throw FFmpegError.outOfMemory("create scaler \(sourceWidth)x\(sourceHeight) → \(width)x\(height)")
+        }
+        self.context = context
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// Scales `source` into a newly allocated frame that keeps the source timestamp.
+    public func scale(_ source: Frame) throws -> Frame {
+        let output = try Frame.video(width: width, height: height, format: format)
+        try check(sws_scale_frame(context, output.pointer, source.pointer), "scale")
+        output.pts = source.pts
+        return output
+    }
+}
