@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VODEngine", targets: ["VODEngine"]),
         .library(name: "VODCatalog", targets: ["VODCatalog"]),
         .library(name: "VODServer", targets: ["VODServer"]),
+        .library(name: "VODConformance", targets: ["VODConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,14 +44,24 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
+        .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [
             "VODEngine",
             "VODCatalog",
             "VODServer",
+            "VODConformance",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg"]),
+        .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance"]),
+        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance"]),
+        .testTarget(name: "VODCatalogTests", dependencies: ["VODCatalog"]),
+        .testTarget(name: "VODServerTests", dependencies: [
+            "VODServer",
+            "VODConformance",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

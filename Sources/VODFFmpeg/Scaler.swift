@@ -9,6 +9,12 @@ public final class Scaler: @unchecked Sendable {
     public let height: Int32
     /// The output pixel format.
     public let format: AVPixelFormat
+    /// The input width this scaler was made for.
+    public let sourceWidth: Int32
+    /// The input height this scaler was made for.
+    public let sourceHeight: Int32
+    /// The input pixel format this scaler was made for.
+    public let sourceFormat: AVPixelFormat
 
     public init(
         from sourceWidth: Int32, _ sourceHeight: Int32, _ sourceFormat: AVPixelFormat,
@@ -24,6 +30,9 @@ public final class Scaler: @unchecked Sendable {
         self.width = width
         self.height = height
         self.format = format
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.sourceFormat = sourceFormat
     }
 
     deinit { sws_freeContext(context) }

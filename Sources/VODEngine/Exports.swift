@@ -1,0 +1,2 @@
+@_exported import struct VODFFmpeg.FFmpegError
+@_exported import struct VODFFmpeg.MediaError

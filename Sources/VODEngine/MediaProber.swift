@@ -1,0 +1,97 @@
+import CFFmpeg
+import VODFFmpeg
+
+/// Reads what a media file holds without decoding it.
+public enum MediaProber {
+    /// Probes `path`, refusing playlists, scripts and anything that is not a real media container.
+    public static func probe(path: String) throws -> MediaProbe {
+        try InputPolicy.screen(path: path)
+        let input = try open(path: path, cancellation: CancellationFlag())
+        return describe(input)
+    }
+
+    /// Opens `path` with the input policy's protocol and format whitelists.
+    static func open(path: String, cancellation: CancellationFlag) throws -> InputFile {
+        do {
+            return try InputFile(path: path, formats: InputPolicy.allowedFormats, cancellation: cancellation)
+        } catch let error as FFmpegError where !error.isCancellation {
+            throw MediaError.invalid("the file is not a media file FFmpeg can read (\(error))")
+        }
+    }
+
+    /// Describes an opened input.
+    static func describe(_ input: InputFile) -> MediaProbe {
+        let streams = input.streams.map { stream in
+            let parameters = stream.pointee.codecpar.pointee
+            return StreamInfo(
+                index: Int(stream.pointee.index),
+                type: av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown",
+                codec: String(cString: avcodec_get_name(parameters.codec_id))
+            )
+        }
+        return MediaProbe(
+            container: input.formatName,
+            duration: input.duration,
+            bitRate: input.bitRate.map { Int($0) },
+            video: input.bestStream(AVMEDIA_TYPE_VIDEO).flatMap(videoInfo),
+            audio: input.bestStream(AVMEDIA_TYPE_AUDIO).map(audioInfo),
+            streams: streams
+        )
+    }
+
+    private static func videoInfo(_ stream: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo? {
+        let parameters = stream.pointee.codecpar.pointee
+        // Cover art is stored as a video stream holding one attached picture; it is not a video.
+        guard stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0,
+            parameters.width > 0, parameters.height > 0
+        else { return nil }
+        let rotation = clockwiseRotation(stream)
+        var aspect = parameters.sample_aspect_ratio
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
+        let rate = frameRate(of: stream)
+        var displayWidth = Int((Double(parameters.width) * Double(aspect.num) / Double(aspect.den)).rounded())
+        var displayHeight = Int(parameters.height)
+        if rotation == 90 || rotation == 270 { swap(&displayWidth, &displayHeight) }
+        let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) }
+        return VideoStreamInfo(
+            index: Int(stream.pointee.index),
+            codec: String(cString: avcodec_get_name(parameters.codec_id)),
+            width: Int(parameters.width),
+            height: Int(parameters.height),
+            rotation: rotation,
+            sampleAspectRatio: "\(aspect.num):\(aspect.den)",
+            frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0,
+            frameRateRational: "\(rate.num)/\(rate.den)",
+            pixelFormat: pixelFormat ?? "unknown",
+            displayWidth: displayWidth,
+            displayHeight: displayHeight
+        )
+    }
+
+    private static func audioInfo(_ stream: UnsafeMutablePointer<AVStream>) -> AudioStreamInfo {
+        let parameters = stream.pointee.codecpar
+        var layout = [CChar](repeating: 0, count: 64)
+        let described = av_channel_layout_describe(&parameters!.pointee.ch_layout, &layout, layout.count)
+        return AudioStreamInfo(
+            index: Int(stream.pointee.index),
+            codec: String(cString: avcodec_get_name(parameters!.pointee.codec_id)),
+            sampleRate: Int(parameters!.pointee.sample_rate),
+            channels: Int(parameters!.pointee.ch_layout.nb_channels),
+            channelLayout: described > 0 ? String(decoding: layout.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+        )
+    }
+
+    /// The rotation to apply for display, in degrees clockwise, rounded to a multiple of 90.
+    static func clockwiseRotation(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        let counterClockwise = vod_stream_rotation(stream)
+        let quarterTurns = Int((-counterClockwise / 90).rounded())
+        return ((quarterTurns % 4) + 4) % 4 * 90
+    }
+
+    /// The stream's average frame rate, falling back to FFmpeg's guess of the real base rate.
+    static func frameRate(of stream: UnsafeMutablePointer<AVStream>) -> AVRational {
+        let average = stream.pointee.avg_frame_rate
+        if average.num > 0, average.den > 0 { return average }
+        return stream.pointee.r_frame_rate
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A rendition folder written atomically: work happens in a hidden staging folder beside the destination,
+/// which replaces the destination in one rename when complete.
+struct OutputFolder: Sendable {
+    /// Staging folders are named `.<destination>.tmp-<random>`; anything so named is an orphan once no job runs.
+    static let stagingMarker = ".tmp-"
+
+    let destination: URL
+
+    /// Creates a fresh staging folder beside the destination.
+    func makeStaging() throws -> URL {
+        let parent = destination.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent(
+            ".\(destination.lastPathComponent)\(Self.stagingMarker)\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        return staging
+    }
+
+    /// Moves a complete staging folder into place, replacing any previous rendition.
+    func commit(_ staging: URL) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: destination.path) {
+            let old = destination.deletingLastPathComponent().appendingPathComponent(
+                ".\(destination.lastPathComponent)\(Self.stagingMarker)old-\(UUID().uuidString.prefix(8))")
+            try manager.moveItem(at: destination, to: old)
+            try manager.moveItem(at: staging, to: destination)
+            try? manager.removeItem(at: old)
+        } else {
+            try manager.moveItem(at: staging, to: destination)
+        }
+    }
+
+    /// The total size of the regular files under `url`, in bytes.
+    static func size(of url: URL) -> Int64 {
+        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey])
+        var total: Int64 = 0
+        while let file = files?.nextObject() as? URL {
+            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        }
+        return total
+    }
+}

@@ -1,0 +1,91 @@
+import CFFmpeg
+import VODFFmpeg
+
+/// Encodes the title's audio once — AAC-LC, 48 kHz stereo — for every rung to mux.
+///
+/// Samples are placed on the video's timeline: a late start or a gap is filled with silence, samples before
+/// the first video frame are dropped, and at the end the audio is cut or padded to the video's duration.
+final class AudioEncoderStage {
+    static let sampleRate: Int32 = 48_000
+    /// The opened AAC encoder; rungs copy its parameters into their muxers.
+    let encoder: Codec
+    private let resampler: Resampler
+    private let fifo: AudioFIFO
+    private var queuedSamples: Int64 = 0
+    private var encodedSamples: Int64 = 0
+    private let packet: Packet
+
+    init(decoder: Codec, bitrate: Int) throws {
+        encoder = try Codec.encoder(named: "aac") { context in
+            context.pointee.sample_rate = Self.sampleRate
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            av_channel_layout_default(&context.pointee.ch_layout, 2)
+            context.pointee.bit_rate = Int64(bitrate)
+            context.pointee.time_base = AVRational(num: 1, den: Self.sampleRate)
+            context.pointee.profile = FF_PROFILE_AAC_LOW
+        }
+        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: 2, format: AV_SAMPLE_FMT_FLTP)
+        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: 2, sampleRate: Self.sampleRate)
+        packet = try Packet()
+    }
+
+    /// Takes a decoded frame starting at `time` seconds on the video timeline, or right after the previous
+    /// frame when its time is unknown.
+    func push(_ frame: Frame, time: Double?, emit: (Packet) throws -> Void) throws {
+        let converted = try resampler.convert(frame)
+        let position = time.map { Int64(($0 * Double(Self.sampleRate)).rounded()) } ?? queuedSamples
+        let gap = position - queuedSamples
+        if queuedSamples == 0 && gap < 0 {
+            let skip = Int32(min(-gap, Int64(converted.sampleCount)))
+            try fifo.write(converted)
+            fifo.drop(skip)
+            queuedSamples += Int64(converted.sampleCount - skip)
+        } else {
+            if gap > Int64(Self.sampleRate) / 10 || (queuedSamples == 0 && gap > 0) {
+                try fifo.writeSilence(Int32(gap))
+                queuedSamples += gap
+            }
+            try fifo.write(converted)
+            queuedSamples += Int64(converted.sampleCount)
+        }
+        try encodeFullFrames(emit: emit)
+    }
+
+    /// Drains the resampler, fits the audio to `duration` seconds and flushes the encoder.
+    func finish(duration: Double, emit: (Packet) throws -> Void) throws {
+        let tail = try resampler.convert(nil)
+        try fifo.write(tail)
+        queuedSamples += Int64(tail.sampleCount)
+        let target = Int64((duration * Double(Self.sampleRate)).rounded())
+        if queuedSamples < target {
+            try fifo.writeSilence(Int32(target - queuedSamples))
+            queuedSamples = target
+        }
+        try encodeFullFrames(emit: emit)
+        let remaining = min(Int64(fifo.count), max(0, target - encodedSamples))
+        if remaining > 0 { try encode(try fifo.read(Int32(remaining)), emit: emit) }
+        try encoder.send(nil as Frame?)
+        try drain(emit: emit)
+    }
+
+    private func encodeFullFrames(emit: (Packet) throws -> Void) throws {
+        let frameSize = encoder.context.pointee.frame_size
+        while fifo.count >= frameSize {
+            try encode(try fifo.read(frameSize), emit: emit)
+        }
+    }
+
+    private func encode(_ frame: Frame, emit: (Packet) throws -> Void) throws {
+        frame.pts = encodedSamples
+        encodedSamples += Int64(frame.sampleCount)
+        try encoder.send(frame)
+        try drain(emit: emit)
+    }
+
+    private func drain(emit: (Packet) throws -> Void) throws {
+        while try encoder.receive(into: packet) {
+            try emit(try packet.reference())
+            packet.unreference()
+        }
+    }
+}

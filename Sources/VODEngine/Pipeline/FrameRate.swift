@@ -1,0 +1,43 @@
+import CFFmpeg
+
+/// The constant output frame rate of a title and the keyframe schedule shared by every rung.
+struct FrameRate: Sendable {
+    /// Frames per second as a rational, such as 30000/1001.
+    let rate: AVRational
+    /// Seconds between IDR frames.
+    let keyframeInterval: Double
+
+    /// The source's rate, halved until it is at most 60 fps; 30 fps when the source does not say.
+    init(source: AVRational, keyframeInterval: Double) {
+        var rate = source
+        if rate.num <= 0 || rate.den <= 0 || Double(rate.num) / Double(rate.den) < 1 {
+            rate = AVRational(num: 30, den: 1)
+        }
+        while Double(rate.num) / Double(rate.den) > 60 { rate = av_mul_q(rate, AVRational(num: 1, den: 2)) }
+        var reduced = AVRational()
+        av_reduce(&reduced.num, &reduced.den, Int64(rate.num), Int64(rate.den), 1 << 30)
+        self.rate = reduced
+        self.keyframeInterval = keyframeInterval
+    }
+
+    var framesPerSecond: Double { Double(rate.num) / Double(rate.den) }
+
+    /// The encoder time base: one tick per frame.
+    var timeBase: AVRational { AVRational(num: rate.den, den: rate.num) }
+
+    /// The time of frame `index` in seconds.
+    func time(ofFrame index: Int64) -> Double { Double(index) * Double(rate.den) / Double(rate.num) }
+
+    /// Whether frame `index` starts a GOP: the first frame at or after each multiple of the keyframe interval.
+    func isKeyframe(_ index: Int64) -> Bool {
+        index == 0 || interval(of: index) != interval(of: index - 1)
+    }
+
+    /// Frames in one keyframe interval, rounded up.
+    var framesPerKeyframeInterval: Int32 { Int32((keyframeInterval * framesPerSecond).rounded(.up)) }
+
+    private func interval(of index: Int64) -> Int64 {
+        let ticks = Int64((keyframeInterval * 1000).rounded())
+        return index * Int64(rate.den) * 1000 / (Int64(rate.num) * ticks)
+    }
+}

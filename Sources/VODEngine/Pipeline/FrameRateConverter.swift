@@ -1,0 +1,40 @@
+import VODFFmpeg
+
+/// Turns decoded frames with arbitrary timestamps into a constant-rate sequence, duplicating or dropping
+/// frames as needed (like FFmpeg's `fps` filter), so variable-rate sources get regular keyframes.
+struct FrameRateConverter {
+    let frameRate: FrameRate
+    private(set) var nextIndex: Int64 = 0
+    private var pending: Frame?
+    private var pendingEnd: Double = 0
+
+    init(frameRate: FrameRate) {
+        self.frameRate = frameRate
+    }
+
+    /// Takes a decoded frame shown from `time` for `duration` seconds and emits the output frames before it.
+    mutating func push(_ frame: Frame, time: Double, duration: Double, emit: (Frame, Int64) throws -> Void) throws {
+        try emitPending(before: time, emit: emit)
+        pending = frame
+        pendingEnd = max(time + duration, pendingEnd)
+    }
+
+    /// Emits the last frame for as long as it is shown.
+    mutating func finish(emit: (Frame, Int64) throws -> Void) throws {
+        try emitPending(before: pendingEnd, emit: emit)
+        pending = nil
+    }
+
+    /// The duration of what has been emitted, in seconds.
+    var emittedDuration: Double { frameRate.time(ofFrame: nextIndex) }
+
+    private mutating func emitPending(before time: Double, emit: (Frame, Int64) throws -> Void) throws {
+        guard let pending else { return }
+        while Double(nextIndex) + 0.5 <= time * frameRate.framesPerSecond {
+            let copy = try pending.reference()
+            copy.pts = nextIndex
+            try emit(copy, nextIndex)
+            nextIndex += 1
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CFFmpeg
+import Foundation
+import VODFFmpeg
+
+/// What the source stage sends each rung: constant-rate pictures and the shared AAC packets.
+enum RungInput: @unchecked Sendable {
+    /// A decoded picture whose `pts` is its output frame index.
+    case video(Frame, isKeyframe: Bool)
+    /// An encoded audio packet, this rung's own reference.
+    case audio(Packet)
+}
+
+/// Scales, rotates and encodes one rung with libx264 and hands the packets to its segmenter.
+///
+/// Made on the source thread, then handed to a thread of its own that is the only one to use it.
+final class RungEncoder: @unchecked Sendable {
+    let rung: PlannedRung
+    private let rotation: Int
+    private let frameRate: FrameRate
+    private let encoder: Codec
+    private let segmenter: HLSSegmenter
+    private let audioCodec: String?
+    private var scaler: Scaler?
+    private let packet: Packet
+
+    init(rung: PlannedRung, rotation: Int, frameRate: FrameRate, source: Codec, audio: Codec?,
+         options: TranscodeOptions, directory: URL, cancellation: CancellationFlag) throws {
+        self.rung = rung
+        self.rotation = rotation
+        self.frameRate = frameRate
+        encoder = try Codec.encoder(named: "libx264", options: [
+            "preset": options.preset,
+            "profile": "high",
+            "forced-idr": "1",
+            "x264-params": "scenecut=0:open-gop=0",
+        ]) { context in
+            context.pointee.width = Int32(rung.width)
+            context.pointee.height = Int32(rung.height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            context.pointee.time_base = frameRate.timeBase
+            context.pointee.framerate = frameRate.rate
+            context.pointee.gop_size = frameRate.framesPerKeyframeInterval * 10
+            context.pointee.keyint_min = frameRate.framesPerKeyframeInterval
+            context.pointee.bit_rate = Int64(rung.bitrate)
+            context.pointee.rc_max_rate = Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio)
+            context.pointee.rc_buffer_size = Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds)
+            context.pointee.color_primaries = source.context.pointee.color_primaries
+            context.pointee.color_trc = source.context.pointee.color_trc
+            context.pointee.colorspace = source.context.pointee.colorspace
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+        }
+        audioCodec = audio.flatMap { codec in
+            codec.context.pointee.extradata.flatMap {
+                CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(codec.context.pointee.extradata_size)))
+            }
+        }
+        segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio,
+                                 targetDuration: options.segmentDuration, frameRate: frameRate,
+                                 cancellation: cancellation)
+        packet = try Packet()
+    }
+
+    /// Encodes everything from `queue` until it closes, then flushes and returns the finished rendition.
+    func run(queue: BoundedQueue<RungInput>) throws -> Rendition {
+        var frames: Int64 = 0
+        while let input = try queue.pop() {
+            switch input {
+            case .audio(let packet):
+                segmenter.add(audio: packet)
+            case .video(let frame, let isKeyframe):
+                let picture = try prepare(frame)
+                picture.pts = frame.pts
+                picture.pointer.pointee.pict_type = isKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+                try encoder.send(picture)
+                try drain()
+                frames = frame.pts + 1
+            }
+        }
+        try encoder.send(nil as Frame?)
+        try drain()
+        let end = frameRate.time(ofFrame: frames)
+        let (segments, iFrames) = try segmenter.finish(end: end)
+        guard let videoCodec = segmenter.videoCodec, !segments.isEmpty else {
+            throw MediaError.invalid("no video frames could be decoded")
+        }
+        return Rendition(rung: rung, segments: segments, iFrames: iFrames, videoCodec: videoCodec,
+                         audioCodec: audioCodec, frameRate: frameRate.framesPerSecond)
+    }
+
+    /// Scales the picture to the rung's size and format, then turns it upright; shares it when it already fits.
+    private func prepare(_ frame: Frame) throws -> Frame {
+        let turned = rotation % 180 != 0
+        let width = Int32(turned ? rung.height : rung.width)
+        let height = Int32(turned ? rung.width : rung.height)
+        var picture = frame
+        if frame.width != width || frame.height != height || frame.pixelFormat != AV_PIX_FMT_YUV420P {
+            if scaler == nil || scaler?.sourceWidth != frame.width || scaler?.sourceHeight != frame.height
+                || scaler?.sourceFormat != frame.pixelFormat {
+                scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, AV_PIX_FMT_YUV420P)
+            }
+            picture = try scaler!.scale(frame)
+        } else {
+            picture = try frame.reference()
+        }
+        return rotation == 0 ? picture : try PictureRotator.rotate(picture, clockwise: rotation)
+    }
+
+    private func drain() throws {
+        while try encoder.receive(into: packet) {
+            try segmenter.add(video: packet)
+            packet.unreference()
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+import VODFFmpeg
+
+/// One run of the pipeline, on dedicated threads: this thread demuxes, decodes and encodes audio, and one
+/// thread per rung scales and encodes video and writes its segments. Bounded queues join them.
+final class TranscodeJob: @unchecked Sendable {
+    private let input: String
+    private let staging: URL
+    private let options: TranscodeOptions
+    private let cancellation: CancellationFlag
+    private let progress: ProgressReporter
+    private let failure = Mutex<(any Error)?>(nil)
+
+    init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
+         progress: @escaping @Sendable (TranscodeProgress) -> Void) {
+        self.input = input
+        self.staging = staging
+        self.options = options
+        self.cancellation = cancellation
+        self.progress = ProgressReporter(report: progress)
+    }
+
+    /// Runs the pipeline to completion and writes every playlist into the staging folder.
+    func run() throws -> (duration: Double, renditions: [Rendition]) {
+        try InputPolicy.screen(path: input)
+        let file = try MediaProber.open(path: input, cancellation: cancellation)
+        let probe = MediaProber.describe(file)
+        guard let video = probe.video else {
+            throw MediaError.unsupported("the file has no video stream; audio-only uploads are not transcoded")
+        }
+        let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
+                                          displayHeight: video.displayHeight)
+        let source = try SourceStage(input: file, options: options)
+        let rungs = try plan.map { rung in
+            let directory = staging.appendingPathComponent(rung.name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try RungEncoder(rung: rung, rotation: video.rotation, frameRate: source.frameRate,
+                                   source: source.videoDecoder, audio: source.audio?.encoder, options: options,
+                                   directory: directory, cancellation: cancellation)
+        }
+        let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 4, cancellation: cancellation) }
+        let results = Mutex<[String: Rendition]>([:])
+        let finished = DispatchGroup()
+        for (rung, queue) in zip(rungs, queues) {
+            finished.enter()
+            let thread = Thread { [self] in
+                defer { finished.leave() }
+                do {
+                    let rendition = try rung.run(queue: queue)
+                    results.withLock { $0[rendition.rung.name] = rendition }
+                    progress.complete(rung: rendition.rung.name)
+                } catch {
+                    fail(error)
+                }
+            }
+            thread.name = "vod.encode.\(rung.rung.name)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        var duration = 0.0
+        do {
+            duration = try source.run(
+                video: { frame, isKeyframe in
+                    for queue in queues { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
+                },
+                audio: { packet in
+                    for queue in queues { try queue.push(.audio(try packet.reference())) }
+                },
+                progress: progress.advance
+            )
+        } catch {
+            fail(error)
+        }
+        queues.forEach { $0.close() }
+        finished.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+        let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
+        try writePlaylists(renditions)
+        return (duration, renditions)
+    }
+
+    /// Records the first real failure and stops every other stage.
+    private func fail(_ error: any Error) {
+        failure.withLock { stored in
+            let isCancellation = (error as? FFmpegError)?.isCancellation ?? false
+            if stored == nil || (!isCancellation && ((stored as? FFmpegError)?.isCancellation ?? false)) {
+                stored = error
+            }
+        }
+        cancellation.cancel()
+    }
+
+    private func writePlaylists(_ renditions: [Rendition]) throws {
+        let target = PlaylistWriter.targetDuration(of: renditions)
+        for rendition in renditions {
+            let directory = staging.appendingPathComponent(rendition.rung.name)
+            try PlaylistWriter.media(rendition, targetDuration: target)
+                .write(to: directory.appendingPathComponent(PlaylistWriter.mediaPlaylist), atomically: false, encoding: .utf8)
+            try PlaylistWriter.iFrames(rendition)
+                .write(to: directory.appendingPathComponent(PlaylistWriter.iFramePlaylist), atomically: false, encoding: .utf8)
+        }
+        try PlaylistWriter.master(renditions, targetDuration: target)
+            .write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
+    }
+}
+
+/// Throttles progress reports: at most one per percent of source time, plus one per finished rung.
+final class ProgressReporter: Sendable {
+    private struct State {
+        var fraction = 0.0
+        var completed: [String] = []
+    }
+
+    private let report: @Sendable (TranscodeProgress) -> Void
+    private let state = Mutex(State())
+
+    init(report: @escaping @Sendable (TranscodeProgress) -> Void) {
+        self.report = report
+    }
+
+    /// Source time decoded, as a fraction of the whole.
+    func advance(_ fraction: Double) {
+        let update = state.withLock { state -> TranscodeProgress? in
+            guard fraction >= state.fraction + 0.01 else { return nil }
+            state.fraction = fraction
+            return TranscodeProgress(fraction: fraction, completedRungs: state.completed)
+        }
+        if let update { report(update) }
+    }
+
+    /// A rung's rendition is complete.
+    func complete(rung: String) {
+        let update = state.withLock { state in
+            state.completed.append(rung)
+            return TranscodeProgress(fraction: state.fraction, completedRungs: state.completed)
+        }
+        report(update)
+    }
+}

@@ -1,0 +1,74 @@
+/// How `Transcoder` encodes and packages a title.
+public struct TranscodeOptions: Sendable, Equatable {
+    /// The rungs to produce; rungs taller than the source are dropped.
+    public var ladder: [Rung]
+    /// The libx264 preset, such as `veryfast`.
+    public var preset: String
+    /// The target segment duration in seconds.
+    public var segmentDuration: Double
+    /// Seconds between IDR frames; identical in every rung.
+    public var keyframeInterval: Double
+    /// The AAC bitrate in bits per second.
+    public var audioBitrate: Int
+
+    /// The VBV cap: maxrate is this multiple of a rung's bitrate.
+    public static let maxrateRatio = 1.1
+    /// The VBV buffer holds this many seconds at a rung's bitrate.
+    public static let bufferSeconds = 2.0
+
+    public init(
+        ladder: [Rung] = Rung.defaultLadder,
+        preset: String = "veryfast",
+        segmentDuration: Double = 6,
+        keyframeInterval: Double = 2,
+        audioBitrate: Int = 128_000
+    ) {
+        self.ladder = ladder
+        self.preset = preset
+        self.segmentDuration = segmentDuration
+        self.keyframeInterval = keyframeInterval
+        self.audioBitrate = audioBitrate
+    }
+}
+
+/// How far a transcode has come.
+public struct TranscodeProgress: Sendable, Equatable {
+    /// The fraction of source time decoded, from 0 to 1.
+    public var fraction: Double
+    /// The names of the rungs whose renditions are complete.
+    public var completedRungs: [String]
+
+    public init(fraction: Double, completedRungs: [String]) {
+        self.fraction = fraction
+        self.completedRungs = completedRungs
+    }
+}
+
+/// What a finished transcode wrote.
+public struct TranscodeResult: Sendable, Codable, Equatable {
+    /// The folder holding `master.m3u8`.
+    public var outputDirectory: String
+    /// The duration of the output in seconds.
+    public var duration: Double
+    /// One entry per rendition, in master playlist order.
+    public var variants: [VariantSummary]
+    /// The total size of everything written, in bytes.
+    public var totalBytes: Int64
+}
+
+/// One rendition as listed in the master playlist.
+public struct VariantSummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var width: Int
+    public var height: Int
+    /// The measured peak bitrate (RFC 8216 BANDWIDTH), in bits per second.
+    public var bandwidth: Int
+    /// The measured average bitrate, in bits per second.
+    public var averageBandwidth: Int
+    /// The RFC 6381 codecs string, such as `avc1.64001f,mp4a.40.2`.
+    public var codecs: String
+    public var frameRate: Double
+    public var segmentCount: Int
+    /// The media playlist's path relative to the output folder, such as `720p/index.m3u8`.
+    public var playlist: String
+}

@@ -1,0 +1,74 @@
+import Foundation
+import VODFFmpeg
+
+/// Transcodes one input into an HLS ladder: one decode, one scale and one H.264 encode per rung, AAC once.
+///
+/// The blocking FFmpeg work runs on dedicated threads; cancelling the calling task stops it within a second
+/// through FFmpeg's interrupt callback. Output is written into a temporary folder beside the destination and
+/// renamed into place only when complete, so a failed or cancelled run leaves nothing behind.
+public struct Transcoder: Sendable {
+    public var options: TranscodeOptions
+
+    public init(options: TranscodeOptions = TranscodeOptions()) {
+        self.options = options
+    }
+
+    /// Transcodes `input` into `outputDirectory`, which will hold `master.m3u8` and one folder per rung.
+    /// Throws `MediaError` for inputs that are refused or broken, `FFmpegError` for library failures and
+    /// `CancellationError` when the task is cancelled.
+    public func transcode(
+        input: String,
+        outputDirectory: String,
+        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in }
+    ) async throws -> TranscodeResult {
+        let cancellation = CancellationFlag()
+        let output = OutputFolder(destination: URL(fileURLWithPath: outputDirectory))
+        let options = self.options
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(with: Result {
+                        try Self.run(input: input, output: output, options: options,
+                                     cancellation: cancellation, progress: progress)
+                    })
+                }
+                thread.name = "vod.decode"
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    private static func run(
+        input: String, output: OutputFolder, options: TranscodeOptions, cancellation: CancellationFlag,
+        progress: @escaping @Sendable (TranscodeProgress) -> Void
+    ) throws -> TranscodeResult {
+        let staging = try output.makeStaging()
+        do {
+            let job = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
+                                   progress: progress)
+            let (duration, renditions) = try job.run()
+            try cancellation.check("finish")
+            try output.commit(staging)
+            let target = PlaylistWriter.targetDuration(of: renditions)
+            let variants = renditions.map { rendition in
+                VariantSummary(
+                    name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
+                    bandwidth: Bandwidth.peak(of: rendition.segments, targetDuration: target),
+                    averageBandwidth: Bandwidth.average(of: rendition.segments), codecs: rendition.codecs,
+                    frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
+                    playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)"
+                )
+            }
+            progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name)))
+            return TranscodeResult(outputDirectory: output.destination.path, duration: duration, variants: variants,
+                                   totalBytes: OutputFolder.size(of: output.destination))
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            if cancellation.isCancelled, (error as? FFmpegError)?.isCancellation ?? true { throw CancellationError() }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import VODEngine
+
+/// The closing table of a transcode: one line per rung, then duration, size and speed.
+struct SummaryTable {
+    let result: TranscodeResult
+    let elapsed: TimeInterval
+
+    var text: String {
+        var lines = [result.outputDirectory + "/master.m3u8"]
+        lines.append(row("rung", "size", "fps", "peak kb/s", "avg kb/s", "segments", "codecs"))
+        for variant in result.variants {
+            lines.append(row(
+                variant.name, "\(variant.width)x\(variant.height)", String(format: "%.3f", variant.frameRate),
+                "\(variant.bandwidth / 1000)", "\(variant.averageBandwidth / 1000)", "\(variant.segmentCount)",
+                variant.codecs
+            ))
+        }
+        let megabytes = Double(result.totalBytes) / 1_000_000
+        let speed = elapsed > 0 ? result.duration / elapsed : 0
+        lines.append(String(format: "duration %.2f s · size %.1f MB · took %.2f s · speed %.2fx real time",
+                            result.duration, megabytes, elapsed, speed))
+        return lines.joined(separator: "\n")
+    }
+
+    private func row(_ cells: String...) -> String {
+        let widths = [8, 11, 8, 10, 10, 9, 0]
+        return zip(cells, widths).map { cell, width in
+            width == 0 ? cell : cell.padding(toLength: max(width, cell.count), withPad: " ", startingAt: 0)
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `vod` command: an HLS packaging and video-on-demand service.
+@main
+struct VOD: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vod",
+        abstract: "HLS packaging and video-on-demand: transcode to an H.264/AAC ladder and serve it.",
+        subcommands: [TranscodeCommand.self, ProbeCommand.self]
+    )
+}
