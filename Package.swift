@@ -54,12 +54,15 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance"]),
+        // Test helpers: synthetic clips made with Debian's ffmpeg, and independent-client checks.
+        .target(name: "VODTestSupport", path: "Tests/VODTestSupport"),
+        .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance"]),
         .testTarget(name: "VODCatalogTests", dependencies: ["VODCatalog"]),
         .testTarget(name: "VODServerTests", dependencies: [
             "VODServer",
             "VODConformance",
+            "VODTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
     ],

@@ -38,7 +38,8 @@ public enum LadderPlanner {
     /// The size with the given short side and the source's aspect ratio, both dimensions even.
     private static func scaled(width: Int, height: Int, shortSide: Int) -> (width: Int, height: Int) {
         let short = evenFloor(shortSide)
-        let long = evenRound(Double(max(width, height)) * Double(shortSide) / Double(min(width, height)))
+        let exact = Double(max(width, height)) * Double(shortSide) / Double(min(width, height))
+        let long = min(evenRound(exact), evenFloor(max(width, height)))
         return width >= height ? (long, short) : (short, long)
     }
 

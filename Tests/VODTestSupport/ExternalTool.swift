@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs Debian's command-line tools (ffmpeg, ffprobe, gst-launch-1.0) from tests, which use them to make
+/// synthetic clips and to check output as an independent client would. Product code never runs them.
+public enum ExternalTool {
+    /// What a finished process printed and how it exited.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// Runs `tool` with `arguments`, waiting at most `timeout` seconds, and returns its output.
+    @discardableResult
+    public static func run(_ tool: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let err = directory.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        )
+    }
+
+    /// Runs `tool` and throws unless it exits 0.
+    @discardableResult
+    public static func require(_ tool: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+        let output = try run(tool, arguments, timeout: timeout)
+        guard output.status == 0 else {
+            throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) exited \(output.status): \(output.standardError.suffix(2000))")
+        }
+        return output
+    }
+}
+
+/// A test tool failed.
+public struct ToolError: Error, CustomStringConvertible {
+    public var description: String
+}

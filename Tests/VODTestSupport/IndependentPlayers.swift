@@ -1,0 +1,48 @@
+import Foundation
+
+/// Checks that independent clients — Debian's ffprobe, ffmpeg and GStreamer — can play a rendition.
+public enum IndependentPlayers {
+    /// One stream as ffprobe sees it.
+    public struct ProbedStream: Decodable, Sendable {
+        public var codec_type: String
+        public var codec_name: String?
+        public var profile: String?
+        public var level: Int?
+        public var width: Int?
+        public var height: Int?
+        public var sample_rate: String?
+        public var channels: Int?
+        public var r_frame_rate: String?
+    }
+
+    private struct ProbeOutput: Decodable {
+        var streams: [ProbedStream]
+    }
+
+    /// The streams ffprobe finds at `url` (a path or an http URL).
+    public static func streams(at url: String) throws -> [ProbedStream] {
+        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-show_streams", "-of", "json", url])
+        return try JSONDecoder().decode(ProbeOutput.self, from: Data(output.standardOutput.utf8)).streams
+    }
+
+    /// Decodes every stream of program `program` of the master at `url` with ffmpeg and returns its error output,
+    /// which is empty when every packet decoded cleanly.
+    public static func decodeErrors(master url: String, program: Int) throws -> String {
+        let output = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", url, "-map", "0:p:\(program)", "-f", "null", "-"])
+        return output.status == 0 ? output.standardError : "exit \(output.status): \(output.standardError)"
+    }
+
+    /// The number of programs (variants) ffprobe finds in a master playlist.
+    public static func programCount(master url: String) throws -> Int {
+        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-show_programs", "-of", "json", url])
+        struct Programs: Decodable { var programs: [Program] }
+        struct Program: Decodable { var program_id: Int }
+        return try JSONDecoder().decode(Programs.self, from: Data(output.standardOutput.utf8)).programs.count
+    }
+
+    /// Plays `uri` to the end with GStreamer's playbin into fake sinks; returns its exit status and errors.
+    public static func gstreamerPlay(uri: String) throws -> ExternalTool.Output {
+        try ExternalTool.run("gst-launch-1.0", ["-q", "playbin", "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+                             timeout: 120)
+    }
+}
