@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `Transcoder` encodes and packages a title.
 public struct TranscodeOptions: Sendable, Equatable {
     /// The rungs to produce; rungs taller than the source are dropped.
@@ -54,6 +56,11 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
     public var variants: [VariantSummary]
     /// The total size of everything written, in bytes.
     public var totalBytes: Int64
+
+    /// The master playlist's location.
+    public var masterPlaylist: URL {
+        URL(fileURLWithPath: outputDirectory).appendingPathComponent("master.m3u8")
+    }
 }
 
 /// One rendition as listed in the master playlist.

@@ -12,6 +12,12 @@ public struct SyntheticClip: Sendable {
     public var extraArguments: [String] = []
     /// The file extension, which picks the container.
     public var container = "mp4"
+    /// The lavfi video source; `testsrc2` by default. `SIZE`, `RATE` and `DURATION` are filled in.
+    public var videoSource = "testsrc2=size=SIZE:rate=RATE:duration=DURATION"
+    /// A `rotate` tag set on the video stream afterwards, which the mp4 muxer stores as a display matrix.
+    public var rotationTag: Int?
+    /// The video encoder and its options.
+    public var videoCodec = ["-c:v", "libx264", "-preset", "ultrafast"]
 
     public init(width: Int, height: Int, duration: Double = 8, hasAudio: Bool = true) {
         self.width = width
@@ -23,15 +29,23 @@ public struct SyntheticClip: Sendable {
     /// Writes the clip into `directory` and returns its path.
     public func make(in directory: URL, name: String = "clip") throws -> String {
         let path = directory.appendingPathComponent("\(name).\(container)").path
-        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i",
-                         "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=\(duration)"]
+        let source = videoSource.replacingOccurrences(of: "SIZE", with: "\(width)x\(height)")
+            .replacingOccurrences(of: "RATE", with: frameRate).replacingOccurrences(of: "DURATION", with: "\(duration)")
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", source]
         if hasAudio {
             arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)"]
         }
-        arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", pixelFormat]
+        arguments += videoCodec + ["-pix_fmt", pixelFormat]
         if hasAudio { arguments += ["-c:a", "aac", "-b:a", "96k"] }
-        arguments += extraArguments + [path]
-        try ExternalTool.require("ffmpeg", arguments)
+        guard let rotationTag else {
+            try ExternalTool.require("ffmpeg", arguments + extraArguments + [path])
+            return path
+        }
+        let unrotated = directory.appendingPathComponent("\(name)-unrotated.\(container)").path
+        try ExternalTool.require("ffmpeg", arguments + extraArguments + [unrotated])
+        try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", unrotated, "-c", "copy",
+                                            "-metadata:s:v:0", "rotate=\(rotationTag)", path])
+        try FileManager.default.removeItem(atPath: unrotated)
         return path
     }
 }

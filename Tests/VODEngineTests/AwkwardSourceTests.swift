@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import VODEngine
+import VODTestSupport
+
+/// Sources that are legal but unusual each give a valid, playable ladder.
+@Suite("Awkward sources", .serialized)
+struct AwkwardSourceTests {
+    @Test func tenBitSourceBecomesEightBitHigh() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 640, height: 360, duration: 3)
+        source.pixelFormat = "yuv420p10le"
+        let result = try await transcodeAndPlay(try source.make(in: directory.url), in: directory)
+        let stream = try firstVideoStream(of: result)
+        #expect(stream.profile == "High")
+        #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["640x360"])
+    }
+
+    @Test func oddDimensionsGiveEvenRungs() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 321, height: 241, duration: 3)
+        source.container = "mkv"
+        source.videoCodec = ["-c:v", "ffv1"]
+        source.pixelFormat = "yuv444p"
+        let result = try await transcodeAndPlay(try source.make(in: directory.url), in: directory)
+        #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" } == ["240p 320x240"])
+    }
+
+    @Test func variableFrameRateGetsRegularKeyframes() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 640, height: 360, duration: 6)
+        // 30 fps for two seconds, then every other frame: 15 fps.
+        source.extraArguments = ["-vf", "select='lt(n\\,60)+not(mod(n\\,2))'", "-fps_mode", "vfr"]
+        let clip = try source.make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let playlist = try MediaPlaylistText(contentsOf: result.masterPlaylist.deletingLastPathComponent()
+            .appendingPathComponent(result.variants[0].playlist))
+        let keyframes = try ExternalTool.require("ffprobe", [
+            "-v", "error", "-select_streams", "v", "-skip_frame", "nokey", "-show_entries", "frame=pts_time",
+            "-of", "csv=p=0", result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/segment_000.ts").path,
+        ]).standardOutput.split(separator: "\n").compactMap { Double($0) }
+        let gaps = zip(keyframes.dropFirst(), keyframes).map { $0 - $1 }
+        #expect(!gaps.isEmpty)
+        #expect(gaps.allSatisfy { abs($0 - 2) < 0.1 }, "an IDR every 2 s: \(keyframes)")
+        #expect(abs(playlist.segments.reduce(0) { $0 + $1.duration } - 6) < 0.1)
+    }
+
+    @Test func sourceWithoutAudioGetsVideoOnlyRungs() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 640, height: 360, duration: 3, hasAudio: false).make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        #expect(result.variants.allSatisfy { $0.codecs.hasPrefix("avc1.") && !$0.codecs.contains(",") })
+        let streams = try IndependentPlayers.streams(at: result.masterPlaylist.path)
+        #expect(!streams.contains { $0.codec_type == "audio" })
+    }
+
+    @Test(arguments: [90, 270])
+    func rotationMetadataIsAppliedAsFFmpegAppliesIt(tag: Int) async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 640, height: 360, duration: 2)
+        // White top half, black bottom half, so the direction of the turn shows.
+        source.videoSource = "color=white:size=SIZE:rate=RATE:duration=DURATION"
+        source.extraArguments = ["-vf", "drawbox=y=180:w=640:h=180:color=black:t=fill"]
+        source.rotationTag = tag
+        let clip = try source.make(in: directory.url)
+        let probe = try MediaProber.probe(path: clip)
+        #expect(probe.video?.rotation == 90 || probe.video?.rotation == 270)
+        #expect(probe.video.map { "\($0.displayWidth)x\($0.displayHeight)" } == "360x640")
+
+        let result = try await transcodeAndPlay(clip, in: directory)
+        #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["360x640"])
+        let segment = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/segment_000.ts").path
+        let ours = try grayFrame(["-i", segment])
+        // ffmpeg's command line turns pictures by their display matrix on its own: that is the reference.
+        let expected = try grayFrame(["-i", clip])
+        #expect(ours.count == 360 * 640 && expected.count == ours.count)
+        let difference = zip(ours, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(ours.count, 1)
+        #expect(difference < 8, "the picture is turned as ffmpeg turns it")
+    }
+
+    @Test func probeReportsStreams() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
+        let probe = try MediaProber.probe(path: clip)
+        #expect(probe.container.contains("mp4"))
+        #expect(probe.video?.codec == "h264")
+        #expect(probe.video?.pixelFormat == "yuv420p")
+        #expect(probe.video?.frameRate == 30)
+        #expect(probe.audio?.sampleRate == 44_100)
+        #expect(probe.audio?.channels == 1)
+        #expect(abs((probe.duration ?? 0) - 1) < 0.1)
+    }
+
+    private func transcodeAndPlay(_ clip: String, in directory: TemporaryDirectory) async throws -> TranscodeResult {
+        let result = try await Transcoder(options: TranscodeOptions(preset: "superfast"))
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        for program in result.variants.indices {
+            #expect(try IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
+        return result
+    }
+
+    private func firstVideoStream(of result: TranscodeResult) throws -> IndependentPlayers.ProbedStream {
+        let url = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent(result.variants[0].playlist)
+        return try #require(try IndependentPlayers.streams(at: url.path).first { $0.codec_type == "video" })
+    }
+
+    /// The first frame of an input as 8-bit gray pixels, decoded by ffmpeg.
+    private func grayFrame(_ input: [String]) throws -> [UInt8] {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("frame.gray").path
+        try ExternalTool.require("ffmpeg", ["-v", "error"] + input + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", path])
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
