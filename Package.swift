@@ -57,6 +57,7 @@ let package = Package(
         // Test helpers: synthetic clips made with Debian's ffmpeg, and independent-client checks.
         .target(name: "VODTestSupport", path: "Tests/VODTestSupport"),
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance", "VODTestSupport"]),
+        .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),
         .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance"]),
         .testTarget(name: "VODCatalogTests", dependencies: ["VODCatalog"]),
         .testTarget(name: "VODServerTests", dependencies: [

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VODTestSupport
+
+/// `vod transcode` and `vod probe` run as processes, as a user runs them.
+@Suite("vod transcode and vod probe")
+struct TranscodeCommandTests {
+    @Test func transcodesEachInputIntoItsOwnFolderAndFailsForBadOnes() throws {
+        let directory = try TemporaryDirectory()
+        let good = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: directory.url, name: "good")
+        let bad = directory.url.appendingPathComponent("bad.mp4").path
+        try Data("#EXTM3U\n#EXTINF:1,\n/etc/passwd\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let output = directory.url.appendingPathComponent("renditions").path
+
+        let run = try VODBinary.run(["transcode", good, bad, "--output", output,
+                                    "--ladder", "240p:320x240@300k", "--preset", "superfast"])
+
+        #expect(run.status != 0, "a failed input makes the exit status non-zero")
+        #expect(run.standardError.contains("bad.mp4: failed: the file is an HLS playlist"))
+        #expect(FileManager.default.fileExists(atPath: output + "/good/master.m3u8"))
+        #expect(FileManager.default.fileExists(atPath: output + "/good/240p/index.m3u8"))
+        #expect(!FileManager.default.fileExists(atPath: output + "/bad"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["good"], "no staging folders remain")
+        #expect(run.standardOutput.contains("240p"))
+        #expect(run.standardOutput.contains("real time"), "the closing table gives the speed")
+        #expect(run.standardError.contains("good: 100%"), "progress is printed as plain lines when not on a terminal")
+    }
+
+    @Test func succeedsWhenEveryInputSucceeds() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 1, hasAudio: false).make(in: directory.url)
+        let run = try VODBinary.run(["transcode", clip, "-o", directory.url.appendingPathComponent("out").path,
+                                    "--ladder", "240p:320x240@300k", "--preset", "superfast"])
+        #expect(run.status == 0, "\(run.standardError)")
+    }
+
+    @Test func rejectsAMalformedLadder() throws {
+        let run = try VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("Invalid rung '720p:wide@fast'"))
+    }
+
+    @Test func probePrintsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
+        let run = try VODBinary.run(["probe", clip])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let video = try #require(json["video"] as? [String: Any])
+        #expect(video["width"] as? Int == 320)
+        #expect(video["height"] as? Int == 240)
+        #expect((json["audio"] as? [String: Any])?["sampleRate"] as? Int == 44_100)
+    }
+
+    @Test func probeFailsClearlyForText() throws {
+        let directory = try TemporaryDirectory()
+        let text = directory.url.appendingPathComponent("notes.mp4")
+        try Data("just some notes\n".utf8).write(to: text)
+        let run = try VODBinary.run(["probe", text.path])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("the file is text, not a media file"))
+    }
+
+    @Test(arguments: [[], ["transcode"], ["probe"]])
+    func helpIsAvailableAtEveryLevel(_ path: [String]) throws {
+        let run = try VODBinary.run(path + ["--help"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("USAGE: vod"))
+    }
+}
