@@ -1,0 +1,73 @@
+import GRDB
+
+extension SQLiteCatalog {
+    public func insert(_ media: NewMedia) async throws -> MediaItem {
+        try await writer.write { db in
+            try MediaItem.fetchOne(
+                db,
+                sql: """
+                    INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *
+                    """,
+                arguments: [
+                    media.title, media.description, media.sourceFileName, media.sourcePath, media.sourceSize,
+                    media.duration, media.probeJSON,
+                ]
+            )!
+        }
+    }
+
+    public func media(id: Int64) async throws -> MediaItem? {
+        try await writer.read { db in
+            try MediaItem.fetchOne(db, sql: "SELECT * FROM media WHERE id = ?", arguments: [id])
+        }
+    }
+
+    public func list(status: MediaStatus?, limit: Int, offset: Int) async throws -> [MediaItem] {
+        try await writer.read { db in
+            try MediaItem.fetchAll(
+                db,
+                sql: "SELECT * FROM media WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+                arguments: [status?.rawValue, limit, offset]
+            )
+        }
+    }
+
+    public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
+        try await writer.write { db in
+            try MediaItem.fetchOne(
+                db,
+                sql: """
+                    UPDATE media SET title = coalesce(?, title), description = coalesce(?, description),
+                        updated_at = \(sqlNow)
+                    WHERE id = ? RETURNING *
+                    """,
+                arguments: [title, description, id]
+            )
+        }
+    }
+
+    public func delete(id: Int64) async throws -> MediaItem? {
+        try await writer.write { db in
+            try MediaItem.fetchOne(db, sql: "DELETE FROM media WHERE id = ? RETURNING *", arguments: [id])
+        }
+    }
+
+    public func retry(id: Int64) async throws -> MediaItem? {
+        try await writer.write { db in
+            guard let item = try MediaItem.fetchOne(db, sql: "SELECT * FROM media WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
+            guard item.status == .failed else { throw CatalogError.notFailed(item.status) }
+            return try MediaItem.fetchOne(
+                db,
+                sql: """
+                    UPDATE media SET status = 'pending', error = NULL, progress = 0, attempts = 0,
+                        updated_at = \(sqlNow)
+                    WHERE id = ? RETURNING *
+                    """,
+                arguments: [id]
+            )
+        }
+    }
+}
