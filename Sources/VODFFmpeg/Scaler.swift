@@ -3,6 +3,7 @@ import CFFmpeg
 /// Owns a `SwsContext` that scales and converts pictures of one size and format to another.
 public final class Scaler: @unchecked Sendable {
     private let context: OpaquePointer
+    private var previous: Frame?
     /// The output width.
     public let width: Int32
     /// The output height.
@@ -37,9 +38,18 @@ public final class Scaler: @unchecked Sendable {
 
     deinit { sws_freeContext(context) }
 
-    /// Scales `source` into a newly allocated frame that keeps the source timestamp.
+    /// Scales `source` into a frame that keeps the source timestamp.
+    ///
+    /// The previous call's frame is reused when nothing else holds its buffers any more (an encoder that copied
+    /// the picture has released it), so steady-state scaling allocates nothing.
     public func scale(_ source: Frame) throws -> Frame {
-        let output = try Frame.video(width: width, height: height, format: format)
+        let output: Frame
+        if let previous, av_frame_is_writable(previous.pointer) != 0 {
+            output = previous
+        } else {
+            output = try Frame.video(width: width, height: height, format: format)
+            previous = output
+        }
         try check(sws_scale_frame(context, output.pointer, source.pointer), "scale")
         output.pts = source.pts
         return output
