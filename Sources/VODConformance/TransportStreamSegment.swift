@@ -1,0 +1,104 @@
+/// What a stretch of MPEG-TS holds: its program tables, its H.264 video and its AAC audio, with timestamps.
+///
+/// Timestamps are 33-bit 90 kHz ticks as found in the PES headers, unwrapped within the stretch.
+public struct TransportStreamSegment: Sendable {
+    /// The MPEG-TS packet size.
+    public static let packetSize = 188
+
+    /// A program as described by the PAT and its PMT.
+    public struct Program: Sendable, Equatable {
+        /// The PID carrying the PMT.
+        public let pmtPID: UInt16
+        /// The elementary streams the PMT lists, in order.
+        public let streams: [ElementaryStream]
+    }
+
+    /// One elementary stream of a PMT.
+    public struct ElementaryStream: Sendable, Equatable {
+        /// The PID of the stream's packets.
+        public let pid: UInt16
+        /// stream_type: 0x1B H.264, 0x0F AAC in ADTS, 0x24 HEVC, 0x03/0x04 MPEG audio.
+        public let streamType: UInt8
+    }
+
+    /// Whole 188-byte packets read.
+    public internal(set) var packetCount = 0
+    /// The program found in the PAT/PMT, or the one passed in when the stretch has none.
+    public internal(set) var program: Program?
+    /// Whether the PAT and then the PMT come before any other packet but SI tables (PIDs up to 0x1F, such as an SDT).
+    public internal(set) var startsWithProgramTables = false
+    /// The first H.264 stream of the program.
+    public internal(set) var video: VideoStream?
+    /// The AAC ADTS streams of the program.
+    public internal(set) var audio: [AudioStream] = []
+    /// Structural problems found: lost sync, continuity counter jumps, truncated or unparsable PES packets.
+    public internal(set) var problems: [String] = []
+}
+
+/// An H.264 elementary stream of a segment.
+public struct VideoStream: Sendable {
+    /// The stream's PID.
+    public let pid: UInt16
+    /// Access units (one per PES packet) in decoding order.
+    public internal(set) var accessUnits: [VideoAccessUnit] = []
+    /// The first SPS found, when it parses.
+    public internal(set) var sps: SequenceParameterSet?
+    /// Whether an SPS and a PPS came before the first coded slice.
+    public internal(set) var parameterSetsBeforeFirstSlice = false
+
+    /// Whether the first access unit's first slice is an IDR slice (NAL type 5).
+    public var startsWithIDR: Bool { accessUnits.first?.firstSliceType == 5 }
+
+    /// The PTS of every access unit whose first slice is an IDR slice.
+    public var idrPTS: [Int64] { accessUnits.filter(\.isIDR).map(\.pts) }
+
+    /// The earliest presentation timestamp.
+    public var firstPTS: Int64? { accessUnits.map(\.pts).min() }
+
+    /// The latest presentation timestamp (the start of the last frame shown).
+    public var lastPTS: Int64? { accessUnits.map(\.pts).max() }
+
+    /// The typical distance between presented frames in ticks, the median PTS step; nil with fewer than two frames.
+    public var frameDurationTicks: Int64? {
+        let sorted = accessUnits.map(\.pts).sorted()
+        let steps = zip(sorted.dropFirst(), sorted).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+        return steps.isEmpty ? nil : steps[steps.count / 2]
+    }
+}
+
+/// One H.264 access unit, carried in one PES packet.
+public struct VideoAccessUnit: Sendable, Equatable {
+    /// Presentation timestamp in 90 kHz ticks.
+    public let pts: Int64
+    /// Decoding timestamp in 90 kHz ticks (the PTS when the PES has no DTS).
+    public let dts: Int64
+    /// The NAL unit types up to and including the first slice.
+    public let nalTypes: [UInt8]
+    /// Byte offset, within the analysed stretch, of the TS packet where the PES starts.
+    public let byteOffset: Int
+
+    /// The NAL type of the first coded slice: 5 for IDR, 1 for other pictures.
+    public var firstSliceType: UInt8? { nalTypes.last.flatMap { (1...5).contains($0) ? $0 : nil } }
+
+    /// Whether the access unit is an IDR picture.
+    public var isIDR: Bool { firstSliceType == 5 }
+}
+
+/// An AAC ADTS elementary stream of a segment.
+public struct AudioStream: Sendable {
+    /// The stream's PID.
+    public let pid: UInt16
+    /// The PMT stream_type.
+    public let streamType: UInt8
+    /// The first ADTS header, when the stream carries ADTS.
+    public internal(set) var header: ADTSHeader?
+    /// The PTS of the first audio frame.
+    public internal(set) var firstPTS: Int64?
+    /// The PTS just after the last audio frame ends.
+    public internal(set) var endPTS: Int64?
+    /// AAC frames of 1024 samples read.
+    public internal(set) var frameCount = 0
+
+    /// One AAC frame's duration in ticks, from the first header.
+    public var frameDurationTicks: Double? { header.map { 1024 * 90_000 / Double($0.sampleRate) } }
+}
