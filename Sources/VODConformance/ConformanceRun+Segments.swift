@@ -1,8 +1,6 @@
 import Foundation
 
 extension ConformanceRun {
-    private static let audioStreamTypes: Set<UInt8> = [0x0F, 0x03, 0x04, 0x11]
-
     /// Checks a rung's media playlist, then reads, checks and places each of its segments on the title's timeline.
     mutating func analyseRung(_ url: URL, _ playlist: MediaPlaylist) -> RungAnalysis? {
         let file = relative(url)
@@ -46,7 +44,7 @@ extension ConformanceRun {
             flag(.segmentDecodable, file, stream.problems.prefix(3).joined(separator: "; ") + more)
         }
         guard let video = stream.video else {
-            let others = stream.program?.streams.filter { !Self.audioStreamTypes.contains($0.streamType) } ?? []
+            let others = stream.program?.streams.filter { !$0.isAudio } ?? []
             if let other = others.first {
                 flag(.videoProfile, file, "video stream type 0x\(String(other.streamType, radix: 16)) is not H.264 (0x1b)")
             } else {

@@ -50,7 +50,7 @@ struct Demuxer {
             segment.video = VideoStream(pid: stream.pid)
         }
         if segment.audio.isEmpty {
-            segment.audio = program.streams.filter { [0x0F, 0x03, 0x04, 0x11].contains($0.streamType) }
+            segment.audio = program.streams.filter(\.isAudio)
                 .map { AudioStream(pid: $0.pid, streamType: $0.streamType) }
         }
     }

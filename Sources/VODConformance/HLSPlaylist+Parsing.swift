@@ -90,6 +90,13 @@ private struct MasterParser {
     private mutating func attributes(_ value: Substring?, _ number: Int) -> AttributeList {
         let (list, problems) = AttributeList.parse(value ?? "")
         for message in problems { problem(number, message) }
+        let variant = VariantStream(attributes: list, uri: nil, line: number)
+        let malformed = [
+            ("BANDWIDTH", variant.bandwidth != nil), ("AVERAGE-BANDWIDTH", variant.averageBandwidth != nil),
+            ("RESOLUTION", variant.resolution != nil), ("FRAME-RATE", variant.frameRate != nil),
+            ("CODECS", variant.codecs?.contains(where: \.isEmpty) == false),
+        ].filter { name, valid in list[name] != nil && !valid }
+        for (name, _) in malformed { problem(number, "\(name) value \"\(list[name] ?? "")\" is malformed") }
         return list
     }
 

@@ -19,6 +19,9 @@ public struct TransportStreamSegment: Sendable {
         public let pid: UInt16
         /// stream_type: 0x1B H.264, 0x0F AAC in ADTS, 0x24 HEVC, 0x03/0x04 MPEG audio.
         public let streamType: UInt8
+
+        /// Whether the stream type is audio: AAC (0x0F, 0x11), MPEG audio (0x03, 0x04), AC-3 (0x81) or E-AC-3 (0x87).
+        public var isAudio: Bool { [0x0F, 0x11, 0x03, 0x04, 0x81, 0x87].contains(streamType) }
     }
 
     /// Whole 188-byte packets read.
