@@ -1,0 +1,20 @@
+import Hummingbird
+
+extension MediaController {
+    /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
+    @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let file = try await streamFiles.master(id: try Self.id(context))
+        return try await file.response(to: request, context: context)
+    }
+
+    /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
+    @Sendable func streamFile(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let components = context.parameters.getCatchAll()
+        let file = try await streamFiles.file(id: try Self.id(context), components: components)
+        do {
+            return try await file.response(to: request, context: context)
+        } catch let error as HTTPError where error.status == .notFound {
+            throw APIError.segmentNotFound(components.joined(separator: "/"))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import VODCatalog
+
+extension MediaController {
+    /// `POST /api/media`: receives a multipart form (`file`, `title`, `description`) or a raw `video/*` body
+    /// (`title` and `description` in the query) into a staging file, then hands it to `MediaLibrary.ingest`,
+    /// which probes it and queues the job. Whatever fails, the staging file is removed.
+    @Sendable func upload(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let contentType = request.headers[.contentType]
+        let boundary = contentType.flatMap(MultipartParser.boundary(fromContentType:))
+        let isRaw = contentType?.lowercased().hasPrefix("video/") == true
+        guard boundary != nil || isRaw else { throw APIError.unsupportedContentType(contentType) }
+        let declaredLength = request.headers[.contentLength].flatMap { Int64($0) }
+        if let declaredLength, declaredLength > maxUploadSize { throw APIError.uploadTooLarge(limit: maxUploadSize) }
+
+        let staging = "\(library.mediaDirectory)/.upload-\(UUID().uuidString.lowercased()).part"
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let receiver = UploadReceiver(stagingPath: staging, limit: maxUploadSize)
+        let query = request.uri.queryParameters
+        var title = query["title"].map(String.init)
+        var description = query["description"].map(String.init)
+        let fileName: String
+        do {
+            if let boundary {
+                let form = try await receiver.receiveMultipart(request.body, boundary: boundary)
+                guard let name = form.fileName, form.fileSize > 0 else { throw APIError.noFile }
+                fileName = name
+                title = form.fields["title"] ?? title
+                description = form.fields["description"] ?? description
+            } else {
+                guard try await receiver.receiveRaw(request.body, expectedLength: declaredLength) > 0 else {
+                    throw APIError.noFile
+                }
+                fileName = query["filename"].map(String.init) ?? "upload"
+            }
+        } catch is IncompleteUpload {
+            throw APIError.badRequest("The upload ended before it was complete")
+        } catch let error as MultipartParser.Malformed {
+            throw APIError.badRequest("Malformed multipart body: \(error.reason)")
+        }
+        let item = try await library.ingest(
+            file: staging, originalName: fileName, title: title, description: description, mode: .move
+        )
+        context.logger.info("media uploaded", metadata: ["media.id": "\(item.id)", "bytes": "\(item.sourceSize)"])
+        var response = try representation(of: item, request: request).response(from: request, context: context)
+        response.status = .created
+        response.headers[.location] = "\(baseURL(for: request))/api/media/\(item.id)"
+        return response
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import VODCatalog
+
+/// The routes of `/api/media`: listing, reading, changing and deleting items, uploads and streaming.
+struct MediaController: Sendable {
+    let library: MediaLibrary
+    let streamFiles: StreamFiles
+    let jobs: RunningJobs
+    let maxUploadSize: Int64
+    let publicURL: String?
+
+    /// The most items one list request returns.
+    static let maximumLimit = 1000
+
+    func addRoutes(to group: RouterGroup<VODRequestContext>) {
+        group.get(use: list)
+        group.post(use: upload)
+        group.get(":id", use: show)
+        group.patch(":id", use: update)
+        group.delete(":id", use: delete)
+        group.post(":id/retry", use: retry)
+        group.get(":id/stream", use: master)
+        group.head(":id/stream", use: master)
+        group.get(":id/stream/**", use: streamFile)
+        group.head(":id/stream/**", use: streamFile)
+    }
+
+    @Sendable func list(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        var status: MediaStatus?
+        if let value = query["status"] {
+            guard let parsed = MediaStatus(rawValue: String(value)) else {
+                throw APIError.badRequest("Unknown status '\(value)': use pending, processing, ready or failed")
+            }
+            status = parsed
+        }
+        let limit = try Self.integer(query["limit"], name: "limit", default: 100, range: 1...Self.maximumLimit)
+        let offset = try Self.integer(query["offset"], name: "offset", default: 0, range: 0...Int.max)
+        let items = try await library.catalog.list(status: status, limit: limit, offset: offset)
+        return try items.map { representation(of: $0, request: request) }.response(from: request, context: context)
+    }
+
+    @Sendable func show(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
+        representation(of: try await item(context), request: request)
+    }
+
+    @Sendable func update(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
+        struct Changes: Decodable {
+            var title: String?
+            var description: String?
+        }
+        let id = try Self.id(context)
+        let changes: Changes
+        do {
+            changes = try await request.decode(as: Changes.self, context: context)
+        } catch {
+            throw APIError.badRequest("Send a JSON object with \"title\" and/or \"description\" strings")
+        }
+        if let title = changes.title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw APIError.badRequest("The title cannot be empty")
+        }
+        guard let item = try await library.catalog.update(id: id, title: changes.title, description: changes.description)
+        else { throw APIError.mediaNotFound }
+        return representation(of: item, request: request)
+    }
+
+    @Sendable func delete(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        guard let item = try await library.catalog.delete(id: id) else { throw APIError.mediaNotFound }
+        await jobs.cancel(id)
+        streamFiles.forget(id: id)
+        library.removeFiles(of: item)
+        context.logger.info("media deleted", metadata: ["media.id": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    @Sendable func retry(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
+        let id = try Self.id(context)
+        do {
+            guard let item = try await library.catalog.retry(id: id) else { throw APIError.mediaNotFound }
+            streamFiles.forget(id: id)
+            return representation(of: item, request: request)
+        } catch let error as CatalogError {
+            throw APIError.conflict(error.description)
+        }
+    }
+
+    /// The item named by the `:id` parameter.
+    func item(_ context: VODRequestContext) async throws -> MediaItem {
+        guard let item = try await library.catalog.media(id: try Self.id(context)) else { throw APIError.mediaNotFound }
+        return item
+    }
+
+    /// The `:id` parameter; an id that is not a positive integer names no media.
+    static func id(_ context: VODRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw APIError.mediaNotFound }
+        return id
+    }
+
+    func representation(of item: MediaItem, request: Request) -> MediaResponse {
+        MediaResponse(item: item, streamURL: "\(baseURL(for: request))/api/media/\(item.id)/stream")
+    }
+
+    /// `--public-url`, or the URL the client used to reach this server.
+    func baseURL(for request: Request) -> String {
+        if let publicURL { return publicURL }
+        return "http://\(request.head.authority ?? "localhost")"
+    }
+
+    private static func integer(_ value: Substring?, name: String, default: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let value else { return `default` }
+        guard let number = Int(value), range.contains(number) else {
+            throw APIError.badRequest("'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

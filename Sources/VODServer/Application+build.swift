@@ -1,0 +1,44 @@
+import Hummingbird
+import Logging
+
+/// Builds the vod server: the HTTP API of the client contract plus the transcode workers, all stopped
+/// gracefully on SIGTERM and SIGINT when run with `runService()`.
+public func buildApplication(
+    configuration: VODServerConfiguration,
+    library: MediaLibrary,
+    logger: Logger = Logger(label: "vod")
+) -> some ApplicationProtocol {
+    let jobs = RunningJobs()
+    let router = buildRouter(configuration: configuration, library: library, jobs: jobs)
+    let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
+        services: [workers],
+        logger: logger
+    )
+}
+
+/// The routes, behind CORS and JSON errors.
+func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs) -> Router<VODRequestContext> {
+    let router = Router(context: VODRequestContext.self)
+    router.add(middleware: CORSHeadersMiddleware())
+    router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.get("health") { _, _ -> Response in
+        do {
+            try await library.catalog.ping()
+        } catch {
+            throw APIError.databaseUnavailable
+        }
+        return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
+    }
+    MediaController(
+        library: library,
+        streamFiles: StreamFiles(catalog: library.catalog),
+        jobs: jobs,
+        maxUploadSize: configuration.maxUploadSize,
+        publicURL: configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
+    ).addRoutes(to: router.group("api/media"))
+    return router
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Rewrites the URIs of a master playlist for the URL it is served at.
+///
+/// The contract serves the master at `/api/media/:id/stream`, without a trailing slash, so a player resolves
+/// `720p/index.m3u8` against `/api/media/:id/` (RFC 3986 §5.2). Prefixing relative URIs with `stream/` makes
+/// them resolve to `/api/media/:id/stream/720p/index.m3u8`, where the variants are served.
+enum MasterPlaylist {
+    static func rewritingURIs(_ playlist: String, prefix: String) -> String {
+        var lines = playlist.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for index in lines.indices {
+            let line = lines[index]
+            if line.hasPrefix("#") {
+                lines[index] = rewritingURIAttribute(line, prefix: prefix)
+            } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                lines[index] = prefixing(line, with: prefix)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Rewrites `URI="…"` in a tag such as `#EXT-X-I-FRAME-STREAM-INF` or `#EXT-X-MEDIA`.
+    private static func rewritingURIAttribute(_ line: String, prefix: String) -> String {
+        guard let start = line.range(of: "URI=\"") else { return line }
+        let rest = line[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return line }
+        return line[..<start.upperBound] + prefixing(String(rest[..<end]), with: prefix) + rest[end...]
+    }
+
+    /// Prefixes a relative-path reference; absolute URLs and absolute paths resolve the same from anywhere.
+    private static func prefixing(_ uri: String, with prefix: String) -> String {
+        if uri.hasPrefix("/") || uri.contains("://") { return uri }
+        return prefix + uri
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+
+extension StreamFile {
+    /// Where a segment becomes a response: answers GET and HEAD with validators, conditional requests (304),
+    /// byte ranges (206, 416), long-lived caching and, for playlists, gzip when the client accepts it.
+    func response(to request: Request, context: some RequestContext) async throws -> Response {
+        let gzipped: ByteBuffer? =
+            if case .memory(_, let gzipped) = content, request.headers[.range] == nil, Self.acceptsGzip(request) {
+                gzipped
+            } else {
+                nil
+            }
+        let eTag = gzipped == nil ? self.eTag : "\(self.eTag.dropLast())-gzip\""
+        var headers: HTTPFields = [
+            .contentType: contentType,
+            .eTag: eTag,
+            .lastModified: lastModified,
+            .cacheControl: "public, max-age=31536000, immutable",
+            .acceptRanges: "bytes",
+        ]
+        if case .memory = content { headers[.vary] = "Accept-Encoding" }
+        if isNotModified(request, eTag: eTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if let gzipped {
+            headers[.contentEncoding] = "gzip"
+            headers[.contentLength] = "\(gzipped.readableBytes)"
+            return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: gzipped))
+        }
+        var range = 0...(size - 1)
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], rangeApplies(request) {
+            switch ByteRange(header: header, size: size) {
+            case .whole: break
+            case .partial(let partial):
+                range = partial
+                status = .partialContent
+                headers[.contentRange] = "bytes \(partial.lowerBound)-\(partial.upperBound)/\(size)"
+            case .unsatisfiable: throw APIError.rangeNotSatisfiable(size: size)
+            }
+        }
+        headers[.contentLength] = "\(size == 0 ? 0 : range.count)"
+        guard request.method != .head, size > 0 else { return Response(status: status, headers: headers, body: .init()) }
+        return Response(status: status, headers: headers, body: try await body(range, context: context))
+    }
+
+    private func body(_ range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
+        switch content {
+        case .memory(let buffer, _):
+            .init(byteBuffer: buffer.getSlice(at: range.lowerBound, length: range.count)!)
+        case .disk(let path):
+            try await FileIO().loadFile(path: path, range: range, context: context)
+        }
+    }
+
+    /// `If-None-Match` wins over `If-Modified-Since` (RFC 9110 §13.2.2).
+    private func isNotModified(_ request: Request, eTag: String) -> Bool {
+        let matches = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+        if !matches.isEmpty {
+            return matches.contains { tag in
+                let tag = tag.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == eTag
+            }
+        }
+        guard let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)),
+            let modified = HTTPDate.date(from: lastModified)
+        else { return false }
+        return modified <= since
+    }
+
+    /// A range applies unless `If-Range` names another version of the file.
+    private func rangeApplies(_ request: Request) -> Bool {
+        guard let ifRange = request.headers[.ifRange] else { return true }
+        return ifRange == eTag || ifRange == lastModified
+    }
+
+    private static func acceptsGzip(_ request: Request) -> Bool {
+        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
+            let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            return parts.first == "gzip" && !parts.dropFirst().contains { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }
+        }
+    }
+}

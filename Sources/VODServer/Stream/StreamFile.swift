@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+
+/// One file of a ready item's renditions, with what HTTP needs to validate and slice it.
+///
+/// Playlists are held in memory, with their gzip form; segments stay on disk and are streamed.
+struct StreamFile: Sendable {
+    enum Content: Sendable {
+        case memory(ByteBuffer, gzipped: ByteBuffer)
+        case disk(path: String)
+    }
+
+    let content: Content
+    let size: Int
+    let contentType: String
+    let eTag: String
+    let lastModified: String
+
+    /// The content types of the files the engine writes; anything else is not served.
+    static let contentTypes: [String: String] = [
+        "m3u8": "application/vnd.apple.mpegurl",
+        "ts": "video/mp2t",
+        "m4s": "video/iso.segment",
+        "mp4": "video/mp4",
+        "aac": "audio/aac",
+        "vtt": "text/vtt",
+    ]
+
+    /// A playlist held in memory, served gzip-compressed to clients that accept it.
+    init(playlist: [UInt8], contentType: String, modified: Date) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in playlist { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        content = .memory(ByteBuffer(bytes: playlist), gzipped: ByteBuffer(bytes: Gzip.compress(playlist)))
+        size = playlist.count
+        self.contentType = contentType
+        eTag = "\"\(String(hash, radix: 16))\""
+        lastModified = HTTPDate.string(from: modified)
+    }
+
+    /// A file streamed from disk.
+    init(path: String, size: Int, contentType: String, modified: Date) {
+        content = .disk(path: path)
+        self.size = size
+        self.contentType = contentType
+        let nanoseconds = Int64(modified.timeIntervalSince1970 * 1_000_000_000)
+        eTag = "\"\(String(size, radix: 16))-\(String(nanoseconds, radix: 16))\""
+        lastModified = HTTPDate.string(from: modified)
+    }
+}

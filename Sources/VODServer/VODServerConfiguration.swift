@@ -1,0 +1,43 @@
+import VODEngine
+
+/// How `vod serve` runs: where it listens, what it accepts and how many transcodes run at once.
+///
+/// Where files live is the `MediaLibrary`'s business.
+public struct VODServerConfiguration: Sendable {
+    /// The address to bind, such as `127.0.0.1` or `0.0.0.0`.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// How many transcodes run at once; 0 runs none (an API-only server).
+    public var workers: Int
+    /// The largest upload accepted, in bytes.
+    public var maxUploadSize: Int64
+    /// The base URL used in absolute URLs the API returns, such as a CDN in front; by default the request's host.
+    public var publicURL: String?
+    /// How the engine encodes each item.
+    public var transcodeOptions: TranscodeOptions
+    /// How many interrupted attempts a job gets before it is failed.
+    public var maxAttempts: Int
+    /// How long an idle worker waits before looking for a new job, in seconds.
+    public var pollInterval: Double
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 3000,
+        workers: Int = 1,
+        maxUploadSize: Int64 = 10 * 1024 * 1024 * 1024,
+        publicURL: String? = nil,
+        transcodeOptions: TranscodeOptions = TranscodeOptions(),
+        maxAttempts: Int = 3,
+        pollInterval: Double = 0.5
+    ) {
+        self.host = host
+        self.port = port
+        self.workers = workers
+        self.maxUploadSize = maxUploadSize
+        self.publicURL = publicURL
+        self.transcodeOptions = transcodeOptions
+        self.maxAttempts = maxAttempts
+        self.pollInterval = pollInterval
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Logging
+import VODServer
+
+/// `vod serve`: the HTTP API and the transcode workers in one process, stopped gracefully by SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the media API and HLS streams, and transcode uploads in the background.",
+        discussion: """
+            Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
+            VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL and VOD_LOG_LEVEL. \
+            A flag wins over its variable.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The address to bind (env VOD_HOST; default 127.0.0.1; 0.0.0.0 for all).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The port to listen on (env VOD_PORT; default 3000).", valueName: "port"))
+    var port: Int?
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: ArgumentHelp("How many transcodes run at once (env VOD_WORKERS; default 1).", valueName: "count"))
+    var workers: Int?
+
+    @Option(help: ArgumentHelp("The largest upload, such as 500M or 10G (env VOD_MAX_UPLOAD_SIZE; default 10G).", valueName: "size"))
+    var maxUploadSize: String?
+
+    @Option(help: ArgumentHelp("The base URL of absolute URLs in responses, such as a CDN (env VOD_PUBLIC_URL).", valueName: "url"))
+    var publicURL: String?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning or error (env VOD_LOG_LEVEL; default info).", valueName: "level"))
+    var logLevel: String?
+
+    @OptionGroup var encoding: EncodingOptions
+
+    func validate() throws {
+        guard try resolvedPort() >= 0, try resolvedPort() <= 65535 else { throw ValidationError("--port must be 0…65535.") }
+        guard try resolvedWorkers() >= 0 else { throw ValidationError("--workers cannot be negative.") }
+        guard try resolvedMaxUploadSize() > 0 else { throw ValidationError("--max-upload-size must be positive.") }
+        guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
+            throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "vod")
+        logger.logLevel = Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") ?? .info
+        let configuration = VODServerConfiguration(
+            host: host ?? environment("VOD_HOST") ?? "127.0.0.1",
+            port: try resolvedPort(),
+            workers: try resolvedWorkers(),
+            maxUploadSize: try resolvedMaxUploadSize(),
+            publicURL: publicURL ?? environment("VOD_PUBLIC_URL"),
+            transcodeOptions: try encoding.transcodeOptions()
+        )
+        let library = try storage.library()
+        logger.info(
+            "vod serve",
+            metadata: [
+                "database": "\(storage.databasePath)", "media": "\(library.mediaDirectory)",
+                "output": "\(library.outputDirectory)", "workers": "\(configuration.workers)",
+            ]
+        )
+        let app = buildApplication(configuration: configuration, library: library, logger: logger)
+        try await app.runService()
+    }
+
+    private func resolvedPort() throws -> Int {
+        try port ?? environment("VOD_PORT").map { try Self.integer($0, "VOD_PORT") } ?? 3000
+    }
+
+    private func resolvedWorkers() throws -> Int {
+        try workers ?? environment("VOD_WORKERS").map { try Self.integer($0, "VOD_WORKERS") } ?? 1
+    }
+
+    private func resolvedMaxUploadSize() throws -> Int64 {
+        let text = maxUploadSize ?? environment("VOD_MAX_UPLOAD_SIZE") ?? "10G"
+        guard let size = ByteSize.parse(text) else {
+            throw ValidationError("Invalid upload size '\(text)'; use bytes or a number with K, M or G, such as 500M.")
+        }
+        return size
+    }
+
+    private static func integer(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'.") }
+        return value
+    }
+}
