@@ -1,4 +1,5 @@
 import Foundation
+import VODConformance
 
 /// A title on disk made by ffmpeg, with a master playlist and I-frame playlists written by hand from ffprobe's numbers.
 struct TestTitle: Sendable {
@@ -22,6 +23,11 @@ struct TestTitle: Sendable {
         let title = TestTitle(directory: directory, rungs: rungs)
         try title.writeMaster()
         return title
+    }
+
+    /// The rules `check` finds broken in this title.
+    func brokenRules() -> Set<ConformanceRule> {
+        HLSConformance.check(masterURL: master).brokenRules
     }
 
     /// A copy of the conformant title in a new folder, for a test to break.
