@@ -107,7 +107,7 @@ struct TestTitle: Sendable {
             let parts = line.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), String(parts.count > 1 ? parts[1] : ""))
         }, uniquingKeysWith: { first, _ in first })
-        let profiles = ["High": "64", "Main": "4d", "Constrained Baseline": "42", "Baseline": "42"]
+        let profiles = ["High": "64", "High 10": "6e", "Main": "4d", "Constrained Baseline": "42", "Baseline": "42"]
         let constraint = values["profile"] == "Constrained Baseline" ? "c0" : "00"
         guard let profile = values["profile"].flatMap({ profiles[$0] }), let level = values["level"].flatMap({ Int($0) }) else {
             throw FixtureError(message: "ffprobe gave \(fields)")
