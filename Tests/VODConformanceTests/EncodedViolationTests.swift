@@ -13,7 +13,7 @@ import Testing
         var spec = rung("long-gop", gop: 250)
         spec.hlsTime = 1
         spec.extra = ["-hls_flags", "split_by_time"]
-        let report = HLSConformance.check(masterURL: try TestTitle.make([spec]).master)
+        let report = try TestTitle.make([spec]).check()
         #expect(report.violations(of: .segmentIDRStart).count == 3)
         #expect(report.brokenRules.contains(.segmentIDRInterval))
         #expect(report.brokenRules.contains(.segmentParameterSets))
@@ -26,7 +26,7 @@ import Testing
         var base = rung("gop60")
         base.seconds = 8
         other.seconds = 8
-        let report = HLSConformance.check(masterURL: try TestTitle.make([base, other]).master)
+        let report = try TestTitle.make([base, other]).check()
         #expect(report.brokenRules.contains(.ladderIDRAlignment))
         #expect(report.brokenRules.contains(.ladderSegmentAlignment))
         #expect(report.measurements.rungs.map(\.idrTimes.count).sorted() == [4, 5])
@@ -43,7 +43,7 @@ import Testing
         var spec = rung("10bit")
         spec.profile = "high10"
         spec.extra = ["-pix_fmt", "yuv420p10le"]
-        let report = HLSConformance.check(masterURL: try TestTitle.make([spec]).master)
+        let report = try TestTitle.make([spec]).check()
         #expect(report.brokenRules.contains(.videoFormat))
         #expect(report.measurements.rungs.first?.sps?.bitDepthLuma == 10)
     }
@@ -51,7 +51,7 @@ import Testing
     @Test func nonAACAudioIsCaught() throws {
         var spec = rung("mp2")
         spec.extra = ["-c:a", "mp2"]
-        let report = HLSConformance.check(masterURL: try TestTitle.make([spec]).master)
+        let report = try TestTitle.make([spec]).check()
         #expect(report.violations(of: .segmentAudio).first?.message.contains("not AAC") == true)
     }
 
@@ -60,14 +60,14 @@ import Testing
         silent.audio = false
         silent.width = 320
         silent.height = 240
-        let report = HLSConformance.check(masterURL: try TestTitle.make([rung("sound"), silent]).master)
+        let report = try TestTitle.make([rung("sound"), silent]).check()
         #expect(report.violations(of: .segmentAudio).map(\.file) == ["silent/segment_000.ts"])
     }
 
     @Test func audioEndingBeforeVideoIsCaught() throws {
         var spec = rung("short-audio")
         spec.extra = ["-af", "atrim=duration=3"]
-        let report = HLSConformance.check(masterURL: try TestTitle.make([spec]).master)
+        let report = try TestTitle.make([spec]).check()
         #expect(report.brokenRules.contains(.mediaAudioVideoEnd))
     }
 

@@ -31,6 +31,19 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// Owns a temporary folder and removes it when released.
+final class FolderLease: Sendable {
+    private let folder: URL
+
+    init(_ folder: URL) {
+        self.folder = folder
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
 /// How one rung of a test title is encoded by ffmpeg.
 struct RungSpec: Sendable {
     var name: String

@@ -7,7 +7,7 @@ import Testing
     @Test func missingEndListIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try title.replace("#EXT-X-ENDLIST\n", with: "", in: "240p/index.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.violations(of: .mediaEndList).map(\.file) == ["240p/index.m3u8"])
     }
 
@@ -28,7 +28,7 @@ import Testing
         for rung in ["240p", "120p"] {
             try title.replace("#EXT-X-TARGETDURATION:6", with: "#EXT-X-TARGETDURATION:5", in: "\(rung)/index.m3u8")
         }
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.brokenRules.contains(.mediaTargetDuration))
         #expect(report.violations(of: .mediaTargetDuration).count == 2)
     }
@@ -50,7 +50,7 @@ import Testing
 
     @Test func targetDurationAboveTheProjectTargetIsCaught() throws {
         let title = try TestTitle.conformantCopy()
-        let report = HLSConformance.check(masterURL: title.master, options: ConformanceOptions(targetDuration: 4))
+        let report = title.check(options: ConformanceOptions(targetDuration: 4))
         #expect(report.violations(of: .mediaTargetLimit).count == 2)
     }
 
@@ -58,14 +58,14 @@ import Testing
         let title = try TestTitle.conformantCopy()
         try title.replace("#EXT-X-VERSION:3", with: "#EXT-X-VERSION:2", in: "240p/index.m3u8")
         try title.replace("#EXT-X-VERSION:4", with: "#EXT-X-VERSION:3", in: "120p/iframes.m3u8")
-        let files = Set(HLSConformance.check(masterURL: title.master).violations(of: .mediaVersion).map(\.file))
+        let files = Set(title.check().violations(of: .mediaVersion).map(\.file))
         #expect(files == ["240p/index.m3u8", "120p/iframes.m3u8"])
     }
 
     @Test func wrongCodecsAreCaught() throws {
         let title = try TestTitle.conformantCopy()
         try title.replace("CODECS=\"avc1.64000d,mp4a.40.2\"", with: "CODECS=\"avc1.640028,mp4a.40.2\"", in: "master.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.brokenRules == [.masterCodecs])
         #expect(report.violations.first?.message.contains("avc1.64000d") == true)
     }
@@ -79,7 +79,7 @@ import Testing
     @Test func bandwidthBelowThePeakIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try scaleBandwidth(of: "240p", in: title, by: 0.8)
-        let violations = HLSConformance.check(masterURL: title.master).violations(of: .masterBandwidth)
+        let violations = title.check().violations(of: .masterBandwidth)
         #expect(violations.count == 1)
         #expect(violations.first?.message.contains("below") == true)
     }
@@ -87,7 +87,7 @@ import Testing
     @Test func bandwidthFarAboveThePeakIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try scaleBandwidth(of: "120p", in: title, by: 1.2)
-        let violations = HLSConformance.check(masterURL: title.master).violations(of: .masterBandwidth)
+        let violations = title.check().violations(of: .masterBandwidth)
         #expect(violations.first?.message.contains("10 %") == true)
     }
 
@@ -109,7 +109,7 @@ import Testing
         let title = try TestTitle.conformantCopy()
         try title.replace("FRAME-RATE=30.000,CODECS=\"avc1.64000d", with: "FRAME-RATE=29.970,CODECS=\"avc1.64000d", in: "master.m3u8")
         try title.replace("FRAME-RATE=30.000,CODECS=\"avc1.64000b", with: "FRAME-RATE=30.0000,CODECS=\"avc1.64000b", in: "master.m3u8")
-        let messages = HLSConformance.check(masterURL: title.master).violations(of: .masterFrameRate).map(\.message)
+        let messages = title.check().violations(of: .masterFrameRate).map(\.message)
         #expect(messages.count == 2)
         #expect(messages.contains { $0.contains("29.970 is not the encoded 30.000") })
         #expect(messages.contains { $0.contains("more than 3 decimals") })
@@ -132,7 +132,7 @@ import Testing
     @Test func byteOrderMarkIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try title.write("\u{FEFF}" + (try title.text("120p/index.m3u8")), to: "120p/index.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.violations(of: .playlistEncoding).map(\.file) == ["120p/index.m3u8"])
         #expect(report.brokenRules == [.playlistEncoding])
     }
@@ -146,7 +146,7 @@ import Testing
     @Test func uriEscapingTheTitleFolderIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try title.replace("120p/index.m3u8", with: "../../120p/index.m3u8", in: "master.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.violations(of: .playlistURI).first?.message.contains("outside") == true)
     }
 
@@ -181,7 +181,7 @@ import Testing
         let pictures = try #require(TransportStreamSegment(bytes: bytes).video?.accessUnits)
         let cut = Array(bytes[..<pictures[0].byteOffset]) + Array(bytes[pictures[1].byteOffset...])
         try Data(cut).write(to: path)
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.violations(of: .segmentIDRStart).map(\.file) == ["240p/segment_001.ts"])
         #expect(report.violations(of: .segmentParameterSets).map(\.file) == ["240p/segment_001.ts"])
     }
@@ -204,7 +204,7 @@ import Testing
         let index = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == sps })
         bytes[index + 3] = 10
         try Data(bytes).write(to: path)
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.brokenRules.contains(.videoLevel))
         #expect(report.violations(of: .masterCodecs).first?.message.contains("avc1.64000a") == true)
     }
@@ -234,7 +234,7 @@ import Testing
         let title = try TestTitle.conformantCopy()
         let range = try #require(try title.text("120p/iframes.m3u8").firstMatch(of: /BYTERANGE:(\d+)@(\d+)/))
         try title.replace("BYTERANGE:\(range.1)@\(range.2)", with: "BYTERANGE:\(range.1)@\(Int(range.2)! + 4)", in: "120p/iframes.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.violations(of: .iFrameRange).first?.message.contains("packets") == true)
     }
 
@@ -242,7 +242,7 @@ import Testing
         let title = try TestTitle.conformantCopy()
         let lines = try title.text("master.m3u8").split(separator: "\n").filter { !$0.contains("120p/iframes") }
         try title.write(lines.joined(separator: "\n") + "\n", to: "master.m3u8")
-        let report = HLSConformance.check(masterURL: title.master)
+        let report = title.check()
         #expect(report.brokenRules == [.iFrameMissing])
     }
 

@@ -5,6 +5,14 @@ import VODConformance
 struct TestTitle: Sendable {
     let directory: URL
     let rungs: [RungSpec]
+    /// Removes the title's folder once no copy of the title is left.
+    private let lease: FolderLease
+
+    init(directory: URL, rungs: [RungSpec], removing folder: URL) {
+        self.directory = directory
+        self.rungs = rungs
+        lease = FolderLease(folder)
+    }
 
     var master: URL { directory.appendingPathComponent("master.m3u8") }
 
@@ -20,22 +28,28 @@ struct TestTitle: Sendable {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(rung.name), withIntermediateDirectories: true)
             _ = try run("ffmpeg", rung.arguments(in: directory))
         }
-        let title = TestTitle(directory: directory, rungs: rungs)
+        let title = TestTitle(directory: directory, rungs: rungs, removing: directory)
         try title.writeMaster()
         return title
     }
 
+    /// Checks the title, keeping its folder alive until the check is done.
+    func check(options: ConformanceOptions = ConformanceOptions()) -> ConformanceReport {
+        withExtendedLifetime(lease) { HLSConformance.check(masterURL: master, options: options) }
+    }
+
     /// The rules `check` finds broken in this title.
     func brokenRules() -> Set<ConformanceRule> {
-        HLSConformance.check(masterURL: master).brokenRules
+        check().brokenRules
     }
 
     /// A copy of the conformant title in a new folder, for a test to break.
     static func conformantCopy() throws -> TestTitle {
         let original = try conformant.get()
-        let directory = try temporaryDirectory().appendingPathComponent("title")
+        let folder = try temporaryDirectory()
+        let directory = folder.appendingPathComponent("title")
         try FileManager.default.copyItem(at: original.directory, to: directory)
-        return TestTitle(directory: directory, rungs: original.rungs)
+        return TestTitle(directory: directory, rungs: original.rungs, removing: folder)
     }
 
     func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
