@@ -38,7 +38,7 @@ struct MediaController: Sendable {
         let limit = try Self.integer(query["limit"], name: "limit", default: 100, range: 1...Self.maximumLimit)
         let offset = try Self.integer(query["offset"], name: "offset", default: 0, range: 0...Int.max)
         let items = try await library.catalog.list(status: status, limit: limit, offset: offset)
-        return try items.map { representation(of: $0, request: request) }.response(from: request, context: context)
+        return try MediaResponse.list(items.map { representation(of: $0, request: request) })
     }
 
     @Sendable func show(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {

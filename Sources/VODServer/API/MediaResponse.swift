@@ -6,7 +6,8 @@ import VODEngine
 /// The JSON of a media item: the contract's keys, in the contract's order, then the added ones.
 ///
 /// Every key is always present; unknown values are `null`, as the iOS apps' optional fields expect.
-struct MediaResponse: ResponseEncodable {
+/// Written by hand because Foundation's encoder does not keep key order on Linux.
+struct MediaResponse: ResponseGenerator {
     let item: MediaItem
     /// The absolute URL of the master playlist.
     let streamURL: String
@@ -30,33 +31,41 @@ struct MediaResponse: ResponseEncodable {
         }
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, description, status
-        case hlsPath = "hls_path"
-        case duration
-        case ready = "ready?"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-        case progress, error
-        case streamURL = "stream_url"
-        case variants
+    /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
+    /// "ready?", created_at, updated_at, then progress, error, stream_url and variants.
+    func json() throws -> String {
+        var object = OrderedJSONObject()
+        try object.add("id", item.id)
+        try object.add("title", item.title)
+        try object.add("description", item.description)
+        try object.add("status", item.status.rawValue)
+        try object.add("hls_path", item.hlsPath)
+        try object.add("duration", item.duration.map { Int($0.rounded()) })
+        try object.add("ready?", item.isReady)
+        try object.add("created_at", item.createdAt)
+        try object.add("updated_at", item.updatedAt)
+        try object.add("progress", item.progress)
+        try object.add("error", item.error)
+        try object.add("stream_url", streamURL)
+        try object.add("variants", variants)
+        return object.text
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(item.id, forKey: .id)
-        try container.encode(item.title, forKey: .title)
-        try container.encode(item.description, forKey: .description)
-        try container.encode(item.status.rawValue, forKey: .status)
-        try container.encode(item.hlsPath, forKey: .hlsPath)
-        try container.encode(item.duration.map { Int($0.rounded()) }, forKey: .duration)
-        try container.encode(item.isReady, forKey: .ready)
-        try container.encode(item.createdAt, forKey: .createdAt)
-        try container.encode(item.updatedAt, forKey: .updatedAt)
-        try container.encode(item.progress, forKey: .progress)
-        try container.encode(item.error, forKey: .error)
-        try container.encode(streamURL, forKey: .streamURL)
-        try container.encode(variants, forKey: .variants)
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Self.jsonResponse(json())
+    }
+
+    /// A JSON array of items, newest first as given.
+    static func list(_ items: [MediaResponse]) throws -> Response {
+        try jsonResponse("[" + items.map { try $0.json() }.joined(separator: ",") + "]")
+    }
+
+    private static func jsonResponse(_ json: String) throws -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: json))
+        )
     }
 
     private var variants: [Variant]? {

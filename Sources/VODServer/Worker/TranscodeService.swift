@@ -38,7 +38,11 @@ public struct TranscodeService: Service {
                 metadata: ["requeued": "\(report.requeued)", "failed": "\(report.failed)"]
             )
         }
-        guard workers > 0 else { return }
+        guard workers > 0 else {
+            // A service that returns early would stop the whole service group, server included.
+            try await gracefulShutdown()
+            return
+        }
         logger.info("transcode workers started", metadata: ["workers": "\(workers)"])
         await withDiscardingTaskGroup { group in
             for worker in 0..<workers {

@@ -1,0 +1,27 @@
+import Testing
+@testable import VODServer
+
+@Suite struct ByteRangeTests {
+    @Test(arguments: [
+        ("bytes=0-0", ByteRange.partial(0...0)),
+        ("bytes=0-", .partial(0...99)),
+        ("bytes=99-", .partial(99...99)),
+        ("bytes=100-", .unsatisfiable),
+        ("bytes=-1", .partial(99...99)),
+        ("bytes=-0", .unsatisfiable),
+        ("bytes=-500", .partial(0...99)),
+        ("bytes=10-5", .whole),
+        ("bytes=a-b", .whole),
+        ("bytes=1-2, 4-5", .whole),
+        ("Bytes=1-2", .partial(1...2)),
+        ("lines=1-2", .whole),
+    ])
+    func interpretsTheRangeHeader(_ header: String, _ expected: ByteRange) {
+        #expect(ByteRange(header: header, size: 100) == expected)
+    }
+
+    @Test func anEmptyFileHasNoSatisfiableRange() {
+        #expect(ByteRange(header: "bytes=0-", size: 0) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=-5", size: 0) == .unsatisfiable)
+    }
+}
