@@ -56,8 +56,8 @@ public struct Transcoder: Sendable {
             let variants = renditions.map { rendition in
                 VariantSummary(
                     name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
-                    bandwidth: Bandwidth.peak(of: rendition.segments, targetDuration: target),
-                    averageBandwidth: Bandwidth.average(of: rendition.segments), codecs: rendition.codecs,
+                    bandwidth: Bandwidth.peak(of: rendition.segmentPieces, targetDuration: target),
+                    averageBandwidth: Bandwidth.average(of: rendition.segmentPieces), codecs: rendition.codecs,
                     frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
                     playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)"
                 )

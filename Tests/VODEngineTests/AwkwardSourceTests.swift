@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODConformance
 import VODEngine
 import VODTestSupport
 
@@ -94,6 +95,8 @@ struct AwkwardSourceTests {
     private func transcodeAndPlay(_ clip: String, in directory: TemporaryDirectory) async throws -> TranscodeResult {
         let result = try await Transcoder(options: TranscodeOptions(preset: "superfast"))
             .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let report = HLSConformance.check(masterURL: result.masterPlaylist)
+        #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")
         for program in result.variants.indices {
             #expect(try IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODConformance
 import VODEngine
 import VODTestSupport
 
@@ -37,6 +38,14 @@ struct TranscodeLadderTests {
         let result = try await Transcoder(options: TranscodeOptions(preset: preset))
             .transcode(input: clip, outputDirectory: output.path)
         let masterURL = output.appendingPathComponent("master.m3u8")
+        let report = HLSConformance.check(masterURL: masterURL)
+        #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")
+        for variant in result.variants {
+            let measured = try #require(report.measurements.rungs.first { $0.playlist == variant.playlist })
+            #expect(Double(variant.bandwidth) >= measured.peakBandwidth && Double(variant.bandwidth) <= 1.1 * measured.peakBandwidth,
+                    "BANDWIDTH is at least the measured peak and within 10 % of it")
+            #expect(measured.idrTimes.count >= 2, "IDRs every 2 s")
+        }
         let master = try MasterPlaylistText(contentsOf: masterURL)
         #expect(master.lines.first == "#EXTM3U")
         #expect(master.lines.contains("#EXT-X-INDEPENDENT-SEGMENTS"))

@@ -64,7 +64,7 @@ final class HLSSegmenter {
         try closeSegment(end: end)
         for index in iFrames.indices {
             let next = index + 1 < iFrames.count ? iFrames[index + 1].time : end
-            iFrames[index].duration = next - iFrames[index].time
+            iFrames[index].duration = Self.written(next - iFrames[index].time)
         }
         return (segments, iFrames)
     }
@@ -87,7 +87,7 @@ final class HLSSegmenter {
         try output.finish()
         current = nil
         let last = segments.count - 1
-        segments[last].duration = end - segments[last].start
+        segments[last].duration = Self.written(end - segments[last].start)
         let size = try FileManager.default.attributesOfItem(
             atPath: directory.appendingPathComponent(segments[last].fileName).path)[.size] as? Int64
         segments[last].bytes = size ?? 0
@@ -114,6 +114,11 @@ final class HLSSegmenter {
         packet.pts += offset
         packet.dts += offset
         try output.write(packet)
+    }
+
+    /// A duration rounded to the precision the playlists write.
+    private static func written(_ duration: Double) -> Double {
+        (duration * PlaylistWriter.durationPrecision).rounded() / PlaylistWriter.durationPrecision
     }
 
     private func seconds(_ value: Int64, _ timeBase: AVRational) -> Double {

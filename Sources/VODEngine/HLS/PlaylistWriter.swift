@@ -35,11 +35,10 @@ enum PlaylistWriter {
 
     /// An I-frames-only playlist whose entries are byte ranges of the IDR pictures in the segments.
     static func iFrames(_ rendition: Rendition) -> String {
-        let longest = rendition.iFrames.map { Int(($0.duration + 0.5).rounded(.down)) }.max() ?? 1
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:4",
-            "#EXT-X-TARGETDURATION:\(max(longest, 1))",
+            "#EXT-X-TARGETDURATION:\(iFrameTargetDuration(rendition))",
             "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:VOD",
             "#EXT-X-I-FRAMES-ONLY",
@@ -57,12 +56,12 @@ enum PlaylistWriter {
     static func master(_ renditions: [Rendition], targetDuration: Int) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         let ordered = renditions.sorted {
-            Bandwidth.peak(of: $0.segments, targetDuration: targetDuration)
-                < Bandwidth.peak(of: $1.segments, targetDuration: targetDuration)
+            Bandwidth.peak(of: $0.segmentPieces, targetDuration: targetDuration)
+                < Bandwidth.peak(of: $1.segmentPieces, targetDuration: targetDuration)
         }
         for rendition in ordered {
-            let peak = Bandwidth.peak(of: rendition.segments, targetDuration: targetDuration)
-            let average = Bandwidth.average(of: rendition.segments)
+            let peak = Bandwidth.peak(of: rendition.segmentPieces, targetDuration: targetDuration)
+            let average = Bandwidth.average(of: rendition.segmentPieces)
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
@@ -72,7 +71,7 @@ enum PlaylistWriter {
         }
         for rendition in ordered {
             lines.append(
-                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(iFrameBandwidth(rendition)),"
+                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
                     + "CODECS=\"\(rendition.videoCodec)\",URI=\"\(rendition.rung.name)/\(iFramePlaylist)\""
             )
@@ -80,11 +79,13 @@ enum PlaylistWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The peak bitrate of the I-frame stream: the largest I-frame size over the time it stands for.
-    private static func iFrameBandwidth(_ rendition: Rendition) -> Int {
-        let rates = rendition.iFrames.filter { $0.duration > 0 }.map { Double($0.length) * 8 / $0.duration }
-        return Int((rates.max() ?? 0).rounded(.up))
+    /// The I-frame playlist's target duration: the longest I-frame interval, rounded half up.
+    private static func iFrameTargetDuration(_ rendition: Rendition) -> Int {
+        max(rendition.iFrames.map { Int(($0.duration + 0.5).rounded(.down)) }.max() ?? 1, 1)
     }
+
+    /// Durations are kept at the precision they are written with, so measured bitrates match the playlist.
+    static let durationPrecision = 100_000.0
 
     private static func decimal(_ value: Double) -> String { String(format: "%.5f", value) }
 }
