@@ -1,0 +1,86 @@
+import Foundation
+import VODCatalog
+import VODTestSupport
+
+/// Waits, without blocking a thread, until `condition` holds; fails after `timeout` seconds.
+func waitUntil(
+    _ what: String, timeout: Double = 120, _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw LiveTestFailure(description: "timed out after \(timeout) s waiting until \(what)")
+}
+
+/// The peak resident memory of process `pid` in bytes (VmHWM, from /proc).
+func peakMemory(of pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+}
+
+/// The files this process holds open inside `directory`, from /proc. A staged upload shows here even
+/// while it is an anonymous (`O_TMPFILE`) file that has no name in the folder yet.
+func openFiles(in directory: String) -> [String] {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+        .filter { $0.hasPrefix(directory + "/") && !$0.contains("vod.sqlite") }
+}
+
+/// A `vod serve` process on the test's catalog, as a user starts it.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+
+    init(library test: TestLibrary, arguments: [String] = []) throws {
+        port = Int.random(in: 20_000...60_000)
+        process.executableURL = URL(fileURLWithPath: VODBinary.path)
+        process.arguments = [
+            "serve", "--port", "\(port)", "--database", test.databasePath, "--media-dir", test.mediaDirectory,
+            "--output-dir", test.outputDirectory, "--ladder", "240p:320x240@300k,180p:240x180@200k",
+            "--preset", "ultrafast", "--log-level", "warning",
+        ] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Waits until `/health` answers.
+    func waitUntilListening() async throws {
+        try await waitUntil("vod serve listens on \(port)", timeout: 30) {
+            try await offPool { try ExternalTool.run("curl", ["-sf", "\(self.url)/health"]).standardOutput == "OK" }
+        }
+    }
+
+    /// Sends `signal` and waits for the process to exit; returns its status.
+    func stop(_ signal: Int32) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        try await waitUntil("vod serve exits", timeout: 30) { !self.process.isRunning }
+        return process.terminationStatus
+    }
+}
+
+extension TestLibrary {
+    /// Uploads `file` with curl's multipart form, as the README shows, and returns the new id.
+    func curlUpload(_ file: String, title: String, to server: String) async throws -> Int64 {
+        let output = try await offPool {
+            try ExternalTool.require("curl", ["-sf", "-F", "file=@\(file)", "-F", "title=\(title)", "\(server)/api/media"])
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+        guard let id = json?["id"] as? Int else { throw LiveTestFailure(description: "no id in \(output.standardOutput)") }
+        return Int64(id)
+    }
+
+    func status(of id: Int64) async throws -> MediaStatus? {
+        try await catalog.media(id: id)?.status
+    }
+}
+
+/// A live test could not go on.
+struct LiveTestFailure: Error, CustomStringConvertible {
+    let description: String
+}
