@@ -21,8 +21,4 @@ final class RunningJobs: Sendable {
         await task.value
     }
 
-    /// The ids of the items being transcoded.
-    var ids: [Int64] {
-        tasks.withLock { Array($0.keys).sorted() }
-    }
 }
