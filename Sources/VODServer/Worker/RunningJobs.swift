@@ -20,5 +20,4 @@ final class RunningJobs: Sendable {
         task.cancel()
         await task.value
     }
-
 }
