@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Small helpers for Scripts/bench, where parsing or timing is easier in Python than in bash.
+
+Each subcommand prints plain values on stdout (space-separated) or JSON, and exits non-zero on error.
+"""
+import json
+import os
+import re
+import socket
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        print(s.getsockname()[1])
+
+
+def wait_http(url, timeout, pid=None):
+    """Waits until `url` answers with any HTTP status (the server listens), while process `pid` lives."""
+    deadline = time.monotonic() + float(timeout)
+    while time.monotonic() < deadline:
+        if pid and not os.path.exists(f"/proc/{pid}"):
+            sys.exit(f"process {pid} exited before {url} answered")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                print(response.status)
+                return
+        except urllib.error.HTTPError as error:
+            print(error.code)
+            return
+        except OSError:
+            time.sleep(0.1)
+    sys.exit(f"{url} did not answer within {timeout} s")
+
+
+def json_field(path, field):
+    """Prints one top-level field of a JSON file (objects and lists printed as JSON)."""
+    with open(path) as f:
+        value = json.load(f).get(field)
+    print(value if isinstance(value, (str, int, float)) else json.dumps(value))
+
+
+def parse_wrk(path):
+    """Prints `requests_per_second p99_ms requests non2xx socket_errors` from `wrk --latency` output."""
+    text = open(path).read()
+    rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
+    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+    total = re.search(r"(\d+) requests in", text)
+    if not (rps and p99 and total):
+        sys.exit(f"cannot parse wrk output {path}:\n{text}")
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    socket_errors = sum(int(g) for g in errors.groups()) if errors else 0
+    print(rps.group(1), f"{float(p99.group(1)) * scale:.3f}", total.group(1),
+          non2xx.group(1) if non2xx else 0, socket_errors)
+
+
+def parse_psnr(path):
+    """Prints the `average` and `y` PSNR of the psnr filter's summary line in an ffmpeg log."""
+    lines = [l for l in open(path, errors="replace") if "PSNR y:" in l]
+    if not lines:
+        sys.exit(f"no PSNR line in {path}")
+    line = lines[-1]
+    average = re.search(r"average:(\S+)", line).group(1)
+    y = re.search(r"PSNR y:(\S+)", line).group(1)
+    print(average, y)
+
+
+def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
+    """After an upload ended at wall-clock `t_end`, polls GET /api/media/:id every 0.2 s until "ready", while
+    a thread watches `output_dir` every 20 ms, in the folders that were not in the `snapshot` listing (which
+    covers the engine's hidden staging folder), for the first segment_*.ts file to be created and for the
+    first segment to be complete: the engine creates a segment's file when the segment starts, so segment
+    000 of a rung is complete once segment 001 or the rung's index.m3u8 exists (or the item is ready).
+    Prints JSON {ready_s, first_segment_s, first_complete_s, status}."""
+    t_end = float(t_end)
+    before = set(open(snapshot).read().split()) if os.path.exists(snapshot) else set()
+    seen = {}
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set() and "complete" not in seen:
+            try:
+                entries = [e for e in os.listdir(output_dir) if e not in before]
+            except OSError:
+                entries = []
+            now = time.time() - t_end
+            for entry in entries:
+                for _, _, files in os.walk(os.path.join(output_dir, entry)):
+                    segments = [f for f in files if f.startswith("segment_") and f.endswith(".ts")]
+                    if segments:
+                        seen.setdefault("created", now)
+                    if len(segments) >= 2 or (segments and "index.m3u8" in files):
+                        seen.setdefault("complete", now)
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    deadline = time.monotonic() + float(timeout)
+    status = None
+    try:
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{base}/api/media/{media_id}", timeout=5) as response:
+                item = json.load(response)
+            status = item.get("status")
+            if status == "ready":
+                ready = time.time() - t_end
+                break
+            if status == "failed":
+                sys.exit(f"media {media_id} failed: {json.dumps(item)}")
+            time.sleep(0.2)
+        else:
+            sys.exit(f"media {media_id} not ready after {timeout} s (last status {status})")
+    finally:
+        done.set()
+    watcher.join(1)
+    created = seen.get("created")
+    complete = min(seen.get("complete", ready), ready)
+    print(json.dumps({"ready_s": round(ready, 3),
+                      "first_segment_s": round(created, 3) if created is not None else None,
+                      "first_complete_s": round(complete, 3), "status": status}))
+
+
+def proc_status(pid):
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                fields[key] = int(value.split()[0])
+    return fields
+
+
+def rss(pid):
+    """Prints `VmRSS VmHWM` of process `pid`, in KiB."""
+    fields = proc_status(pid)
+    print(fields["VmRSS"], fields["VmHWM"])
+
+
+def sample_rss(pid, out, interval):
+    """Samples VmRSS of `pid` every `interval` s until the process or the file `out`.stop goes away;
+    writes the largest sample, in KiB, to `out`."""
+    peak = 0
+    while not os.path.exists(out + ".stop"):
+        try:
+            peak = max(peak, proc_status(pid)["VmRSS"])
+        except (OSError, KeyError):
+            break
+        with open(out + ".tmp", "w") as f:
+            f.write(str(peak))
+        os.replace(out + ".tmp", out)
+        time.sleep(float(interval))
+
+
+def main():
+    command, args = sys.argv[1], sys.argv[2:]
+    functions = {
+        "free-port": free_port, "wait-http": wait_http, "json-field": json_field, "parse-wrk": parse_wrk,
+        "parse-psnr": parse_psnr, "watch-ready": watch_ready, "rss": rss, "sample-rss": sample_rss,
+    }
+    if command not in functions:
+        sys.exit(f"unknown helper {command}")
+    functions[command](*args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Renders the results Scripts/bench recorded into BENCHMARKS.md.
+
+The results file has one `key<TAB>value` line per measurement; a key measured in several runs has several
+lines, in run order, and the report shows their median. Keys:
+  meta.*            single values (machine, versions, settings), last one wins
+  cmd.<label>       the exact commands, in the order they were first run
+  a.<tool>.{wall,cpu,rss_kb}, a.<tool>.psnr.<rung>, a.<tool>.psnr_y.<rung>     tool: vod | ffmpeg
+  b.<file>.<server>.{rps,p99_ms}                                               file: segment | playlist
+  c.vod.{mibps,rss_growth_kb}, c.dd.mibps
+  d.{ready_s,first_segment_s}
+  e.<seconds>.{wall,cpu,rss_kb}
+  na.<section>      why a section was not available;  error.<section>  why it failed
+"""
+import statistics
+import sys
+from collections import OrderedDict
+
+
+def load(path):
+    values, meta, commands = OrderedDict(), {}, OrderedDict()
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or "\t" not in line:
+            continue
+        key, value = line.split("\t", 1)
+        if key.startswith("cmd."):
+            commands.setdefault(key[4:], value)
+        elif key.startswith(("meta.", "na.", "error.")):
+            meta[key] = value
+        else:
+            values.setdefault(key, []).append(float(value))
+    return values, meta, commands
+
+
+class Report:
+    def __init__(self, values, meta, commands):
+        self.values, self.meta, self.commands = values, meta, commands
+        self.quick = meta.get("meta.mode") == "quick"
+
+    def median(self, key):
+        runs = self.values.get(key)
+        return statistics.median(runs) if runs else None
+
+    def cell(self, key, scale=1.0, digits=2):
+        """The median with every run in parentheses when there were several."""
+        runs = self.values.get(key)
+        if not runs:
+            return "—"
+        text = f"{statistics.median(runs) * scale:.{digits}f}"
+        if len(runs) > 1:
+            text += " <sub>(" + ", ".join(f"{r * scale:.{digits}f}" for r in runs) + ")</sub>"
+        return text
+
+    @staticmethod
+    def ratio(a, b):
+        return a / b if a is not None and b not in (None, 0) else None
+
+    def verdict(self, ok):
+        if ok is None:
+            return "—"
+        return ("pass" if ok else "**fail**") + (" (quick: not asserted)" if self.quick else "")
+
+    def unavailable(self, section):
+        for prefix in ("error.", "na."):
+            reason = self.meta.get(prefix + section)
+            if reason:
+                if reason.startswith("not run"):
+                    return reason
+                label = "**error**" if prefix == "error." else "not available"
+                return f"{label}: {reason}"
+        return None
+
+    def render(self):
+        m, out = self.meta, []
+        mode = "quick (`--quick`: tiny sources, 1 run, short wrk; proves the bench runs, figures mean nothing)" \
+            if self.quick else "full"
+        out += [
+            "# Benchmarks",
+            "",
+            f"Written by `Scripts/bench{' --quick' if self.quick else ''}` on {m.get('meta.date', '?')}, "
+            f"mode {mode}, in one run of {m.get('meta.elapsed', '?')}. Every figure is the median of "
+            f"{m.get('meta.runs', '?')} run(s), taken alternately (vod, reference, vod, reference, …); the runs "
+            "are in small print after it. Reproduce with `Scripts/bench` (see `Scripts/bench --help`).",
+            "",
+            "## Machine and versions",
+            "",
+            "| | |",
+            "| --- | --- |",
+        ]
+        for key, label in [
+            ("meta.machine.cpu", "CPU"), ("meta.machine.cores", "cores"), ("meta.machine.memory", "memory"),
+            ("meta.machine.kernel", "kernel"), ("meta.machine.os", "OS"),
+            ("meta.machine.load_start", "load average at start"), ("meta.machine.load_end", "load average at end"),
+            ("meta.version.vod", "vod"), ("meta.version.swift", "swift"), ("meta.version.ffmpeg", "ffmpeg"),
+            ("meta.version.x264", "libx264 (used by both)"), ("meta.version.nginx", "nginx"),
+            ("meta.version.wrk", "wrk"), ("meta.version.curl", "curl"),
+        ]:
+            if key in m:
+                out.append(f"| {label} | {m[key]} |")
+        out += ["", "## Results", ""]
+        out += self.summary()
+        out += self.details()
+        out += ["", "## Commands", "",
+                "`$WORK` is the run's temporary folder (removed at the end), `$CACHE` is `.bench-cache/`, "
+                "`$PORT`/`$NGINX_PORT` free loopback ports, `$ID` the media id the server returned.", ""]
+        for label, command in self.commands.items():
+            out += [f"- {label}:", "", "  ```sh", f"  {command}", "  ```", ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def summary(self):
+        out = ["### a–c. Against the reference", "",
+               "| figure | vod | reference | vod / reference | target | result |",
+               "| --- | --- | --- | --- | --- | --- |"]
+
+        def row(figure, ours, ref, ratio_text, target, ok):
+            out.append(f"| {figure} | {ours} | {ref} | {ratio_text} | {target} | {self.verdict(ok)} |")
+
+        def fmt_ratio(r):
+            return f"{r:.2f}×" if r is not None else "—"
+
+        # a. Ladder transcode
+        reason = self.unavailable("a")
+        if reason:
+            out.append(f"| a. ladder transcode | {reason} | | | | |")
+        else:
+            rungs = [r for r in m_split(self.meta.get("meta.a.rungs", ""))]
+            psnr_ok = None
+            psnr_rows = []
+            for rung in rungs:
+                ours, ref = self.median(f"a.vod.psnr.{rung}"), self.median(f"a.ffmpeg.psnr.{rung}")
+                ok = ours >= ref - 0.1 if ours is not None and ref is not None else None
+                if ok is not None:
+                    psnr_ok = ok if psnr_ok is None else (psnr_ok and ok)
+                diff = f"{ours - ref:+.2f} dB" if ok is not None else "—"
+                psnr_rows.append((f"a. PSNR {rung} (dB, all planes)", self.cell(f"a.vod.psnr.{rung}"),
+                                  self.cell(f"a.ffmpeg.psnr.{rung}"), diff, "≥ ffmpeg − 0.1 dB", ok))
+            wall = self.ratio(self.median("a.vod.wall"), self.median("a.ffmpeg.wall"))
+            wall_ok = (wall <= 0.85 and psnr_ok is not False) if wall is not None else None
+            row("a. ladder wall time (s)", self.cell("a.vod.wall"), self.cell("a.ffmpeg.wall"), fmt_ratio(wall),
+                "≤ 0.85× with every PSNR ≥ ffmpeg − 0.1 dB", wall_ok)
+            cpu = self.ratio(self.median("a.vod.cpu"), self.median("a.ffmpeg.cpu"))
+            row("a. ladder CPU time, user+sys (s)", self.cell("a.vod.cpu"), self.cell("a.ffmpeg.cpu"),
+                fmt_ratio(cpu), "", None)
+            rss = self.ratio(self.median("a.vod.rss_kb"), self.median("a.ffmpeg.rss_kb"))
+            row("a. ladder peak RSS (MiB)", self.cell("a.vod.rss_kb", 1 / 1024, 0),
+                self.cell("a.ffmpeg.rss_kb", 1 / 1024, 0), fmt_ratio(rss), "≤ 1.0×",
+                rss <= 1.0 if rss is not None else None)
+            for r in psnr_rows:
+                row(*r)
+
+        # b. Serving
+        reason = self.unavailable("b")
+        if reason:
+            out.append(f"| b. serving | {reason} | | | | |")
+        else:
+            size = self.meta.get("meta.b.segment_bytes")
+            size_text = f"{int(size) / 1e6:.2f} MB segment" if size else "segment"
+            for kind, label, target in [("segment", size_text, 1.0), ("playlist", "media playlist", 0.5)]:
+                r = self.ratio(self.median(f"b.{kind}.vod.rps"), self.median(f"b.{kind}.nginx.rps"))
+                row(f"b. {label}: req/s", self.cell(f"b.{kind}.vod.rps", digits=0),
+                    self.cell(f"b.{kind}.nginx.rps", digits=0), fmt_ratio(r), f"≥ {target:.1f}× nginx",
+                    r >= target if r is not None else None)
+                r = self.ratio(self.median(f"b.{kind}.vod.p99_ms"), self.median(f"b.{kind}.nginx.p99_ms"))
+                row(f"b. {label}: p99 latency (ms)", self.cell(f"b.{kind}.vod.p99_ms"),
+                    self.cell(f"b.{kind}.nginx.p99_ms"), fmt_ratio(r), "", None)
+
+        # c. Upload
+        reason = self.unavailable("c")
+        if reason:
+            out.append(f"| c. upload | {reason} | | | | |")
+        else:
+            mib = self.meta.get("meta.c.body_mib", "?")
+            r = self.ratio(self.median("c.vod.mibps"), self.median("c.dd.mibps"))
+            row(f"c. upload of {mib} MiB: throughput (MiB/s)", self.cell("c.vod.mibps", digits=0),
+                self.cell("c.dd.mibps", digits=0) + " (dd to the same disk)", fmt_ratio(r),
+                "bounded by the disk", None)
+            growth = self.median("c.vod.rss_growth_kb")
+            row(f"c. upload of {mib} MiB: server RSS growth (MiB)", self.cell("c.vod.rss_growth_kb", 1 / 1024, 1),
+                "", "", "< 64 MiB for 2 GiB", growth / 1024 < 64 if growth is not None else None)
+            answer = self.meta.get("meta.c.answer")
+            if answer:
+                out.append(f"| c. the server answered | {answer} | | | | |")
+
+        out.append("")
+
+        # d. Time to ready
+        out += ["### d. Time to ready", ""]
+        reason = self.unavailable("d")
+        if reason:
+            out.append(f"{reason}")
+        else:
+            clip = self.meta.get("meta.d.clip", "clip")
+            out += [f"| {clip}, from the end of the upload to | seconds |", "| --- | --- |",
+                    f"| the first segment file created on disk | {self.cell('d.first_segment_s')} |",
+                    f"| the first segment complete on disk | {self.cell('d.first_complete_s')} |",
+                    f"| `\"status\": \"ready\"` | {self.cell('d.ready_s')} |"]
+        out.append("")
+
+        # e. Scale with length
+        out += ["### e. Scale with length", ""]
+        reason = self.unavailable("e")
+        if reason:
+            out.append(f"{reason}")
+        else:
+            lengths = sorted({int(k.split(".")[1]) for k in self.values if k.startswith("e.")})
+            out += [f"| {self.meta.get('meta.e.size', '')} clip | transcode time (s) | s per source second "
+                    "| CPU time (s) | peak RSS (MiB) | vs the shortest clip |",
+                    "| --- | --- | --- | --- | --- | --- |"]
+            base = None
+            for seconds in lengths:
+                wall, rss = self.median(f"e.{seconds}.wall"), self.median(f"e.{seconds}.rss_kb")
+                per = wall / seconds if wall is not None else None
+                note = "—"
+                if base is None:
+                    base = (per, rss)
+                elif per is not None and rss is not None:
+                    note = f"{per / base[0]:.2f}× the time per second, {rss / base[1]:.2f}× the RSS"
+                out.append(f"| {seconds} s | {self.cell(f'e.{seconds}.wall')} | "
+                           f"{per:.3f} | {self.cell(f'e.{seconds}.cpu')} | "
+                           f"{self.cell(f'e.{seconds}.rss_kb', 1 / 1024, 0)} | {note} |")
+        return out
+
+    def details(self):
+        m, out = self.meta, ["", "### Notes", ""]
+        notes = [
+            ("a", "**a.** Source: {src}. Ladder: {ladder}. The reference is one ffmpeg process "
+                  "(one decode, `split`, the same scales, libx264 with the same preset, bitrates, maxrate, bufsize "
+                  "and closed 2 s GOP, AAC-LC 128 kb/s 48 kHz encoded once per rung as the CLI must, 6 s HLS "
+                  "segments). Wall, CPU (user+sys) and peak RSS come from `/usr/bin/time`. PSNR is the `average` "
+                  "(all planes) of ffmpeg's `psnr` filter for each rung, read back through its media playlist, "
+                  "against the source scaled to the rung's size with bicubic; Y-only PSNR: {psnr_y}."),
+            ("b", "**b.** `wrk` on loopback with {wrk}, against `vod serve` (`/api/media/$ID/stream/<rung>/...`) and "
+                  "against nginx {nginx_note}, both serving the rendition that section d produced. The segment is "
+                  "`{segment}` ({segment_bytes} bytes), the playlist `{playlist}` ({playlist_bytes} bytes); both "
+                  "servers were checked to return the same bytes before measuring."),
+            ("c", "**c.** A {body} body of zeros (a sparse file, so the client reads it without touching the disk) "
+                  "streamed with `curl -T` as `Content-Type: video/mp4` into `POST /api/media`; throughput is "
+                  "body size / curl's total time, which includes the server's answer after it probed the file. "
+                  "RSS growth is the server's peak RSS during the upload (VmHWM, reset through "
+                  "`/proc/PID/clear_refs` before it, and 50 ms VmRSS samples) minus its VmRSS before, on a freshly "
+                  "started server. The disk bound is `dd` writing the same amount to the same folder without "
+                  "fsync, like the server; `sync` runs between runs."),
+            ("d", "**d.** A {clip} uploaded with curl to a server started for the bench (1 worker); times are "
+                  "measured from curl's return, polling `GET /api/media/$ID` every 0.2 s and the output folder "
+                  "every 20 ms (including the engine's hidden staging folder) for the first `segment_*.ts` to be created "
+                  "(the engine creates a segment's file when the segment starts) and to be complete (the next "
+                  "segment file or the rung's playlist exists, or the item is ready)."),
+            ("e", "**e.** `vod transcode` with the default ladder on {size} clips of each length, lengths taken in "
+                  "turn in each round; linear cost shows as a constant time per source second, flat memory as "
+                  "the same peak RSS."),
+        ]
+        psnr_y = ", ".join(
+            f"{r} vod {self.median(f'a.vod.psnr_y.{r}'):.2f} / ffmpeg {self.median(f'a.ffmpeg.psnr_y.{r}'):.2f} dB"
+            for r in m_split(m.get("meta.a.rungs", ""))
+            if self.median(f"a.vod.psnr_y.{r}") is not None and self.median(f"a.ffmpeg.psnr_y.{r}") is not None
+        ) or "—"
+        fields = {
+            "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": psnr_y, "wrk": m.get("meta.b.wrk", "?"),
+            "nginx_note": m.get("meta.b.nginx", ""), "segment": m.get("meta.b.segment", "?"),
+            "segment_bytes": m.get("meta.b.segment_bytes", "?"), "playlist": m.get("meta.b.playlist", "?"),
+            "playlist_bytes": m.get("meta.b.playlist_bytes", "?"),
+            "body": f"{m.get('meta.c.body_mib', '?')} MiB", "clip": m.get("meta.d.clip", "?"),
+            "size": m.get("meta.e.size", "?"),
+        }
+        for section, text in notes:
+            if not self.unavailable(section):
+                out.append("- " + text.format(**fields))
+        for key, value in m.items():
+            if key.startswith("meta.note."):
+                out.append(f"- {value}")
+        return out
+
+
+def m_split(text):
+    return [t for t in text.split() if t]
+
+
+def main():
+    results, output = sys.argv[1], sys.argv[2]
+    text = Report(*load(results)).render()
+    with open(output, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
