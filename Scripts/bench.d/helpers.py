@@ -159,11 +159,42 @@ def sample_rss(pid, out, interval):
         time.sleep(float(interval))
 
 
+def http_sink(port_file):
+    """Answers one HTTP request on a free loopback port (written to `port_file`) after reading and discarding
+    its Content-Length body: how fast the client alone can send, with no server work behind it."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        with open(port_file + ".tmp", "w") as f:
+            f.write(str(server.getsockname()[1]))
+        os.replace(port_file + ".tmp", port_file)
+        server.settimeout(120)
+        connection, _ = server.accept()
+        with connection:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    sys.exit("the client closed before the end of the headers")
+                data += chunk
+            head, _, rest = data.partition(b"\r\n\r\n")
+            lengths = [l.split(b":", 1)[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+            length, received = int(lengths[0]), len(rest)
+            buffer = memoryview(bytearray(1 << 20))
+            while received < length:
+                n = connection.recv_into(buffer)
+                if not n:
+                    break
+                received += n
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+
+
 def main():
     command, args = sys.argv[1], sys.argv[2:]
     functions = {
         "free-port": free_port, "wait-http": wait_http, "json-field": json_field, "parse-wrk": parse_wrk,
         "parse-psnr": parse_psnr, "watch-ready": watch_ready, "rss": rss, "sample-rss": sample_rss,
+        "http-sink": http_sink,
     }
     if command not in functions:
         sys.exit(f"unknown helper {command}")

@@ -175,6 +175,10 @@ class Report:
             row(f"c. upload of {mib} MiB: throughput (MiB/s)", self.cell("c.vod.mibps", digits=0),
                 self.cell("c.dd.mibps", digits=0) + " (dd to the same disk)", fmt_ratio(r),
                 "bounded by the disk", None)
+            r = self.ratio(self.median("c.vod.mibps"), self.median("c.sink.mibps"))
+            row(f"c. upload of {mib} MiB: the client bound (MiB/s)", self.cell("c.vod.mibps", digits=0),
+                self.cell("c.sink.mibps", digits=0) + " (the same curl into a socket that discards)",
+                fmt_ratio(r), "", None)
             growth = self.median("c.vod.rss_growth_kb")
             row(f"c. upload of {mib} MiB: server RSS growth (MiB)", self.cell("c.vod.rss_growth_kb", 1 / 1024, 1),
                 "", "", "< 64 MiB for 2 GiB", growth / 1024 < 64 if growth is not None else None)
@@ -240,7 +244,8 @@ class Report:
                   "RSS growth is the server's peak RSS during the upload (VmHWM, reset through "
                   "`/proc/PID/clear_refs` before it, and 50 ms VmRSS samples) minus its VmRSS before, on a freshly "
                   "started server. The disk bound is `dd` writing the same amount to the same folder without "
-                  "fsync, like the server; `sync` runs between runs."),
+                  "fsync, like the server; `sync` runs between runs. The client bound is the same curl command into a "
+                  "loopback socket that reads and discards the body (`Scripts/bench.d/helpers.py http-sink`)."),
             ("d", "**d.** A {clip} uploaded with curl to a server started for the bench (1 worker); times are "
                   "measured from curl's return, polling `GET /api/media/$ID` every 0.2 s and the output folder "
                   "every 20 ms (including the engine's hidden staging folder) for the first `segment_*.ts` to be created "
