@@ -27,10 +27,10 @@ struct StreamFile: Sendable {
     ]
 
     /// A playlist held in memory, served gzip-compressed to clients that accept it.
-    init(playlist: [UInt8], contentType: String, modified: Date) {
+    init(playlist: [UInt8], contentType: String, modified: Date) throws {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in playlist { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        content = .memory(ByteBuffer(bytes: playlist), gzipped: ByteBuffer(bytes: Gzip.compress(playlist)))
+        content = .memory(ByteBuffer(bytes: playlist), gzipped: ByteBuffer(bytes: try Gzip.compress(playlist)))
         size = playlist.count
         self.contentType = contentType
         eTag = "\"\(String(hash, radix: 16))\""

@@ -98,7 +98,7 @@ final class StreamFiles: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         let playlist = rewrite ? MasterPlaylist.rewritingURIs(text, prefix: "stream/") : text
-        return StreamFile(playlist: Array(playlist.utf8), contentType: contentType, modified: modified)
+        return try StreamFile(playlist: Array(playlist.utf8), contentType: contentType, modified: modified)
     }
 
     private static func realPath(_ path: String) -> String? {
