@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // FFmpeg 5.1 C libraries, with a small shim for macros Swift cannot import.
@@ -49,6 +50,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "_NIOFileSystem", package: "swift-nio"),
             .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),
