@@ -28,6 +28,8 @@ public protocol MediaCatalog: Sendable {
     func requeue(id: Int64) async throws
     /// Requeues items left `processing` by a process that died, failing those interrupted `maxAttempts` times.
     func recoverInterruptedJobs(maxAttempts: Int) async throws -> RecoveryReport
+    /// The stored original of every item, by id: what the orphan sweep keeps.
+    func sourcePaths() async throws -> [Int64: String]
     /// Checks that the storage answers.
     func ping() async throws
 }

@@ -70,4 +70,11 @@ extension SQLiteCatalog {
             )
         }
     }
+
+    public func sourcePaths() async throws -> [Int64: String] {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, source_path FROM media")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["id"], $0["source_path"]) })
+        }
+    }
 }

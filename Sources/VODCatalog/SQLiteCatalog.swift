@@ -26,6 +26,11 @@ public struct SQLiteCatalog: MediaCatalog {
         try writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
+    /// What `PRAGMA integrity_check` reports: `["ok"]` for a sound database file, otherwise one line per problem.
+    public func integrityCheck() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
     public func ping() async throws {
         _ = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }

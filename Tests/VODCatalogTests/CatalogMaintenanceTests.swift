@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import VODCatalog
+
+/// What start-up recovery reads from the catalog: every item's original, and SQLite's own integrity check.
+@Suite struct CatalogMaintenanceTests {
+    @Test func sourcePathsNameEveryItemsOriginal() async throws {
+        let temp = try TemporaryCatalog()
+        defer { temp.remove() }
+        let catalog = try temp.open()
+        let first = try await catalog.insert(TemporaryCatalog.newMedia("a"))
+        let second = try await catalog.insert(TemporaryCatalog.newMedia("b"))
+        _ = try await catalog.delete(id: first.id)
+        #expect(try await catalog.sourcePaths() == [second.id: "/tmp/b.mp4"])
+    }
+
+    @Test func integrityCheckReportsADamagedFile() async throws {
+        let temp = try TemporaryCatalog()
+        defer { temp.remove() }
+        do {
+            let catalog = try temp.open()
+            for index in 0..<200 { _ = try await catalog.insert(TemporaryCatalog.newMedia("item \(index)")) }
+            #expect(try catalog.integrityCheck() == ["ok"])
+        }
+        let handle = try #require(FileHandle(forUpdatingAtPath: temp.path))
+        try handle.seek(toOffset: 2 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: 2 * 4096))
+        try handle.close()
+        let damaged = Result { try temp.open().integrityCheck() }
+        #expect((try? damaged.get()) != ["ok"], "a damaged file is not reported sound")
+    }
+}
