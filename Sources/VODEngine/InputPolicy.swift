@@ -14,6 +14,14 @@ public enum InputPolicy {
         "wav", "mp3", "aac", "flac", "w64", "aiff",
     ]
 
+    /// The longest side of a picture the engine decodes: 8K. FFmpeg accepts up to 16383, and a header that lies
+    /// about its size would make every decoded frame hundreds of megabytes.
+    public static let maximumSide = 8192
+    /// The most pixels in a picture the engine decodes: 8192 × 4320.
+    public static let maximumPixels = 8192 * 4320
+    /// The longest duration a file may claim, in seconds: 24 hours. Longer claims are lying headers.
+    public static let maximumDuration: Double = 24 * 3600
+
     private static let disguises: [(prefix: String, kind: String)] = [
         ("#EXTM3U", "an HLS playlist"),
         ("#EXT-X-", "an HLS playlist"),
@@ -42,6 +50,23 @@ public enum InputPolicy {
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
         guard !head.isEmpty else { throw MediaError.invalid("the file is empty") }
         try screen(head: head)
+    }
+
+    /// Throws `MediaError.invalid` when a probed file claims a picture or a duration beyond the limits above.
+    public static func checkLimits(of probe: MediaProbe) throws {
+        if let video = probe.video { try checkPicture(width: video.width, height: video.height) }
+        if let duration = probe.duration, duration > maximumDuration {
+            throw MediaError.invalid(
+                "the file claims to last \(Int(duration / 3600)) hours, more than the \(Int(maximumDuration / 3600))-hour limit")
+        }
+    }
+
+    /// Throws `MediaError.invalid` for a picture larger than `maximumSide` or `maximumPixels`.
+    static func checkPicture(width: Int, height: Int) throws {
+        guard max(width, height) <= maximumSide, width * height <= maximumPixels else {
+            throw MediaError.invalid(
+                "the video claims \(width)×\(height) pixels, more than the 8192×4320 this service transcodes")
+        }
     }
 
     /// Refuses a file whose first bytes are a known text format that references other files, or any text.

@@ -19,6 +19,7 @@ public enum LadderPlanner {
         guard displayWidth >= 2, displayHeight >= 2 else {
             throw MediaError.invalid("the video is \(displayWidth)×\(displayHeight), too small to encode")
         }
+        try InputPolicy.checkPicture(width: displayWidth, height: displayHeight)
         guard !ladder.isEmpty else { throw MediaError.unsupported("the ladder has no rungs") }
         let sourceShort = min(displayWidth, displayHeight)
         let fitting = ladder.filter { $0.shortSide <= sourceShort }.sorted { $0.shortSide < $1.shortSide }

@@ -3,11 +3,14 @@ import VODFFmpeg
 
 /// Reads what a media file holds without decoding it.
 public enum MediaProber {
-    /// Probes `path`, refusing playlists, scripts and anything that is not a real media container.
+    /// Probes `path`, refusing playlists, scripts, anything that is not a real media container, and headers
+    /// that claim absurd sizes or durations.
     public static func probe(path: String) throws -> MediaProbe {
         try InputPolicy.screen(path: path)
         let input = try open(path: path, cancellation: CancellationFlag())
-        return describe(input)
+        let probe = describe(input)
+        try InputPolicy.checkLimits(of: probe)
+        return probe
     }
 
     /// Opens `path` with the input policy's protocol and format whitelists.

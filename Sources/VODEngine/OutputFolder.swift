@@ -2,9 +2,14 @@ import Foundation
 
 /// A rendition folder written atomically: work happens in a hidden staging folder beside the destination,
 /// which replaces the destination in one rename when complete.
-struct OutputFolder: Sendable {
+public struct OutputFolder: Sendable {
     /// Staging folders are named `.<destination>.tmp-<random>`; anything so named is an orphan once no job runs.
-    static let stagingMarker = ".tmp-"
+    public static let stagingMarker = ".tmp-"
+
+    /// Whether `name` is a staging folder's name: an orphan when no transcode is running.
+    public static func isStaging(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(stagingMarker)
+    }
 
     let destination: URL
 
