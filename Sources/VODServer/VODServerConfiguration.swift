@@ -20,6 +20,10 @@ public struct VODServerConfiguration: Sendable {
     public var maxAttempts: Int
     /// How long an idle worker waits before looking for a new job, in seconds.
     public var pollInterval: Double
+    /// How long one transcode may run before it is stopped and failed.
+    public var jobTimeLimit: JobTimeLimit
+    /// How long SIGTERM waits for requests in flight before cancelling them.
+    public var shutdownTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -29,7 +33,9 @@ public struct VODServerConfiguration: Sendable {
         publicURL: String? = nil,
         transcodeOptions: TranscodeOptions = TranscodeOptions(),
         maxAttempts: Int = 3,
-        pollInterval: Double = 0.5
+        pollInterval: Double = 0.5,
+        jobTimeLimit: JobTimeLimit = JobTimeLimit(),
+        shutdownTimeout: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
@@ -39,5 +45,7 @@ public struct VODServerConfiguration: Sendable {
         self.transcodeOptions = transcodeOptions
         self.maxAttempts = maxAttempts
         self.pollInterval = pollInterval
+        self.jobTimeLimit = jobTimeLimit
+        self.shutdownTimeout = shutdownTimeout
     }
 }

@@ -9,7 +9,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the media API and HLS streams, and transcode uploads in the background.",
         discussion: """
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
-            VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL and VOD_LOG_LEVEL. \
+            VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, VOD_JOB_TIMEOUT and \
+            VOD_SHUTDOWN_TIMEOUT. \
             A flag wins over its variable.
             """
     )
@@ -34,11 +35,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning or error (env VOD_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
 
+    @Option(help: ArgumentHelp(
+        "Seconds one transcode may run before it is stopped and failed (env VOD_JOB_TIMEOUT; default 10 × the source's duration, at least 600, at most 21600).",
+        valueName: "seconds"))
+    var jobTimeout: Double?
+
+    @Option(help: ArgumentHelp(
+        "Seconds SIGTERM lets requests in flight finish before cancelling them (env VOD_SHUTDOWN_TIMEOUT; default 10).",
+        valueName: "seconds"))
+    var shutdownTimeout: Double?
+
     @OptionGroup var encoding: EncodingOptions
 
     func validate() throws {
         guard try resolvedPort() >= 0, try resolvedPort() <= 65535 else { throw ValidationError("--port must be 0…65535.") }
         guard try resolvedWorkers() >= 0 else { throw ValidationError("--workers cannot be negative.") }
+        guard try resolvedJobTimeout().map({ $0 > 0 }) ?? true else { throw ValidationError("--job-timeout must be positive.") }
+        guard try resolvedShutdownTimeout() >= 0 else { throw ValidationError("--shutdown-timeout cannot be negative.") }
         guard try resolvedMaxUploadSize() > 0 else { throw ValidationError("--max-upload-size must be positive.") }
         guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
             throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
@@ -54,7 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
             workers: try resolvedWorkers(),
             maxUploadSize: try resolvedMaxUploadSize(),
             publicURL: publicURL ?? environment("VOD_PUBLIC_URL"),
-            transcodeOptions: try encoding.transcodeOptions()
+            transcodeOptions: try encoding.transcodeOptions(),
+            jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
+            shutdownTimeout: .seconds(try resolvedShutdownTimeout())
         )
         let library = try storage.library()
         logger.info(
@@ -64,8 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "output": "\(library.outputDirectory)", "workers": "\(configuration.workers)",
             ]
         )
-        let app = buildApplication(configuration: configuration, library: library, logger: logger)
-        try await app.runService()
+        try await runServer(configuration: configuration, library: library, logger: logger)
     }
 
     private func resolvedPort() throws -> Int {
@@ -76,12 +90,25 @@ struct ServeCommand: AsyncParsableCommand {
         try workers ?? environment("VOD_WORKERS").map { try Self.integer($0, "VOD_WORKERS") } ?? 1
     }
 
+    private func resolvedJobTimeout() throws -> Double? {
+        try jobTimeout ?? environment("VOD_JOB_TIMEOUT").map { try Self.number($0, "VOD_JOB_TIMEOUT") }
+    }
+
+    private func resolvedShutdownTimeout() throws -> Double {
+        try shutdownTimeout ?? environment("VOD_SHUTDOWN_TIMEOUT").map { try Self.number($0, "VOD_SHUTDOWN_TIMEOUT") } ?? 10
+    }
+
     private func resolvedMaxUploadSize() throws -> Int64 {
         let text = maxUploadSize ?? environment("VOD_MAX_UPLOAD_SIZE") ?? "10G"
         guard let size = ByteSize.parse(text) else {
             throw ValidationError("Invalid upload size '\(text)'; use bytes or a number with K, M or G, such as 500M.")
         }
         return size
+    }
+
+    private static func number(_ text: String, _ name: String) throws -> Double {
+        guard let value = Double(text) else { throw ValidationError("\(name) must be a number of seconds, not '\(text)'.") }
+        return value
     }
 
     private static func integer(_ text: String, _ name: String) throws -> Int {

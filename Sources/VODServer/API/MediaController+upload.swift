@@ -14,7 +14,7 @@ extension MediaController {
         let declaredLength = request.headers[.contentLength].flatMap { Int64($0) }
         if let declaredLength, declaredLength > maxUploadSize { throw APIError.uploadTooLarge(limit: maxUploadSize) }
 
-        let staging = "\(library.mediaDirectory)/.upload-\(UUID().uuidString.lowercased()).part"
+        let staging = library.uploadStagingPath()
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let receiver = UploadReceiver(stagingPath: staging, limit: maxUploadSize)
         let query = request.uri.queryParameters
@@ -38,6 +38,8 @@ extension MediaController {
             throw APIError.badRequest("The upload ended before it was complete")
         } catch let error as MultipartParser.Malformed {
             throw APIError.badRequest("Malformed multipart body: \(error.reason)")
+        } catch {
+            throw StorageFault(error)?.uploadError ?? error
         }
         let item = try await library.ingest(
             file: staging, originalName: fileName, title: title, description: description, mode: .move

@@ -27,24 +27,26 @@ extension MediaLibrary {
         let probe = try await Self.probe(file)
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64 ?? 0
         let stored = "\(mediaDirectory)/\(UUID().uuidString.lowercased())\(Self.storedExtension(for: originalName))"
-        try Self.place(file, at: stored, mode: mode)
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return try await catalog.insert(
-                NewMedia(
-                    title: Self.title(title, originalName: originalName),
-                    description: description,
-                    sourceFileName: originalName,
-                    sourcePath: stored,
-                    sourceSize: size,
-                    duration: probe.duration,
-                    probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self)
-                )
-            )
-        } catch {
-            try? FileManager.default.removeItem(atPath: stored)
-            throw error
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let media = NewMedia(
+            title: Self.title(title, originalName: originalName),
+            description: description,
+            sourceFileName: originalName,
+            sourcePath: stored,
+            sourceSize: size,
+            duration: probe.duration,
+            probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self)
+        )
+        return try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
+            do {
+                try Self.place(file, at: stored, mode: mode)
+                return try await catalog.insert(media)
+            } catch {
+                try? FileManager.default.removeItem(atPath: stored)
+                if let fault = StorageFault(error) { throw fault.uploadError }
+                throw error
+            }
         }
     }
 

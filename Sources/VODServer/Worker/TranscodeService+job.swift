@@ -15,11 +15,16 @@ extension TranscodeService {
         let output = library.outputFolder(for: job.id)
         let reporter = ProgressReporter()
         let started = ContinuousClock.now
+        let limit = timeLimit.limit(forSourceDuration: job.duration)
         do {
             let result = try await withThrowingTaskGroup(of: TranscodeResult?.self) { group in
                 group.addTask {
                     await reporter.run(id: job.id, catalog: catalog, interval: progressInterval)
                     return nil
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw JobTimedOut(limit: limit)
                 }
                 group.addTask {
                     try await transcoder.transcode(input: job.sourcePath, outputDirectory: output) { progress in
@@ -77,7 +82,8 @@ extension TranscodeService {
 
     /// A reason a person can act on, for the `error` field.
     static func reason(for error: any Error) -> String {
-        switch error {
+        if let fault = StorageFault(error) { return "Transcoding failed: the renditions could not be written: \(fault)" }
+        return switch error {
         case let error as MediaError: "Transcoding failed: \(error.reason)"
         case let error as FFmpegError: "Transcoding failed: \(error.description)"
         default: "Transcoding failed: \(error)"

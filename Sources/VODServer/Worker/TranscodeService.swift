@@ -7,7 +7,8 @@ import VODEngine
 /// The transcode workers of `vod serve`: a service that claims `pending` items from the catalog and turns
 /// them into HLS renditions, `workers` at a time.
 ///
-/// At start it requeues jobs a dead process left `processing`. On graceful shutdown it cancels the running
+/// At start it requeues jobs a dead process left `processing` and removes the files it left behind (see
+/// `MediaLibrary.removeOrphans`). Each job runs at most its `JobTimeLimit`. On graceful shutdown it cancels the running
 /// transcodes and puts their items back in the queue, so the next start finishes them.
 public struct TranscodeService: Service {
     let library: MediaLibrary
@@ -17,6 +18,9 @@ public struct TranscodeService: Service {
     let maxAttempts: Int
     let pollInterval: Duration
     let progressInterval: Duration
+    let timeLimit: JobTimeLimit
+    /// When this service was made: leftovers last changed before then belong to a dead process.
+    let created = Date()
     let logger: Logger
 
     init(library: MediaLibrary, jobs: RunningJobs, configuration: VODServerConfiguration, logger: Logger) {
@@ -27,6 +31,7 @@ public struct TranscodeService: Service {
         self.maxAttempts = configuration.maxAttempts
         self.pollInterval = .milliseconds(Int(configuration.pollInterval * 1000))
         self.progressInterval = .seconds(1)
+        self.timeLimit = configuration.jobTimeLimit
         self.logger = logger
     }
 
@@ -38,6 +43,7 @@ public struct TranscodeService: Service {
                 metadata: ["requeued": "\(report.requeued)", "failed": "\(report.failed)"]
             )
         }
+        await removeOrphans()
         guard workers > 0 else {
             // A service that returns early would stop the whole service group, server included.
             try await gracefulShutdown()
@@ -50,6 +56,21 @@ public struct TranscodeService: Service {
             }
         }
         logger.info("transcode workers stopped")
+    }
+
+    /// Removes what a dead process left in the folders; a failure is logged and does not stop the server.
+    private func removeOrphans() async {
+        do {
+            let orphans = try await library.removeOrphans(changedBefore: created)
+            if !orphans.isEmpty {
+                logger.notice("removed files a stopped server left behind", metadata: [
+                    "staging": "\(orphans.stagingFolders)", "uploads": "\(orphans.partialUploads)",
+                    "originals": "\(orphans.originals)", "renditions": "\(orphans.renditions)",
+                ])
+            }
+        } catch {
+            logger.error("removing leftover files failed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Claims and runs jobs until graceful shutdown.

@@ -1,0 +1,68 @@
+import Foundation
+import VODEngine
+
+/// What the orphan sweep removed, by kind; each entry is a path.
+public struct OrphanReport: Sendable, Equatable {
+    /// Rendition staging folders (`.<id>.tmp-…`) of transcodes that never finished.
+    public var stagingFolders: [String] = []
+    /// Upload staging files (`.upload-….part`) of uploads that never finished.
+    public var partialUploads: [String] = []
+    /// Stored originals that no catalog row names.
+    public var originals: [String] = []
+    /// Rendition folders of items that are no longer in the catalog.
+    public var renditions: [String] = []
+
+    public var isEmpty: Bool { (stagingFolders + partialUploads + originals + renditions).isEmpty }
+}
+
+extension MediaLibrary {
+    /// Upload staging files are named `.upload-<uuid>.part` in the media folder.
+    static let uploadStagingPrefix = ".upload-"
+
+    /// A fresh path for an upload's staging file, which the orphan sweep recognises.
+    public func uploadStagingPath() -> String {
+        "\(mediaDirectory)/\(Self.uploadStagingPrefix)\(UUID().uuidString.lowercased()).part"
+    }
+
+    /// Removes what a dead process left behind: staging folders and partial uploads last changed before
+    /// `start` (so work this process has begun is kept), originals with no catalog row and rendition folders of
+    /// deleted items. Run it before the transcode workers start.
+    public func removeOrphans(changedBefore start: Date) async throws -> OrphanReport {
+        var report = OrphanReport()
+        report.stagingFolders = try remove(in: outputDirectory) { name, modified in
+            OutputFolder.isStaging(name) && modified < start
+        }
+        report.partialUploads = try remove(in: mediaDirectory) { name, modified in
+            name.hasPrefix(Self.uploadStagingPrefix) && name.hasSuffix(".part") && modified < start
+        }
+        try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: true) {
+            let items = try await catalog.sourcePaths()
+            let known = Set(items.values.map { ($0 as NSString).lastPathComponent })
+            report.originals = try remove(in: mediaDirectory) { name, _ in
+                Self.isStoredOriginal(name) && !known.contains(name)
+            }
+            report.renditions = try remove(in: outputDirectory) { name, _ in
+                Int64(name).map { items[$0] == nil } ?? false
+            }
+        }
+        return report
+    }
+
+    /// Whether `name` has the form ingest gives stored originals: a UUID, then an optional extension.
+    static func isStoredOriginal(_ name: String) -> Bool {
+        let stem = name.prefix { $0 != "." }
+        return stem.count == 36 && UUID(uuidString: String(stem)) != nil
+    }
+
+    /// Removes the entries of `folder` that `condition` selects, given their name and modification date.
+    private func remove(in folder: String, where condition: (String, Date) -> Bool) throws -> [String] {
+        let manager = FileManager.default
+        return try manager.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
+            let path = "\(folder)/\(name)"
+            let modified = (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantFuture
+            guard condition(name, modified) else { return nil }
+            try manager.removeItem(atPath: path)
+            return path
+        }
+    }
+}
