@@ -23,7 +23,7 @@ final class RungEncoder: @unchecked Sendable {
     private var scaler: Scaler?
     private let packet: Packet
 
-    init(rung: PlannedRung, rotation: Int, frameRate: FrameRate, source: Codec, audio: Codec?,
+    init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, source: Codec, audio: Codec?,
          options: TranscodeOptions, directory: URL, cancellation: CancellationFlag) throws {
         self.rung = rung
         self.rotation = rotation
@@ -33,6 +33,7 @@ final class RungEncoder: @unchecked Sendable {
             "profile": "high",
             "forced-idr": "1",
             "x264-params": "scenecut=0:open-gop=0",
+            "threads": "\(threads)",
         ]) { context in
             context.pointee.width = Int32(rung.width)
             context.pointee.height = Int32(rung.height)

@@ -35,11 +35,12 @@ final class TranscodeJob: @unchecked Sendable {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try RungEncoder(rung: rung, rotation: video.rotation, frameRate: source.frameRate,
+            return try RungEncoder(rung: rung, threads: Self.encoderThreads(for: rung, in: plan),
+                                   rotation: video.rotation, frameRate: source.frameRate,
                                    source: source.videoDecoder, audio: source.audio?.encoder, options: options,
                                    directory: directory, cancellation: cancellation)
         }
-        let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 4, cancellation: cancellation) }
+        let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
         let results = Mutex<[String: Rendition]>([:])
         let finished = DispatchGroup()
         for (rung, queue) in zip(rungs, queues) {
@@ -78,6 +79,16 @@ final class TranscodeJob: @unchecked Sendable {
         let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
         try writePlaylists(renditions)
         return (duration, renditions)
+    }
+
+    /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).
+    ///
+    /// The rungs encode side by side, so giving each encoder the default would run three times too many frame
+    /// threads: more memory for buffered frames, more synchronisation, and slightly worse motion search.
+    static func encoderThreads(for rung: PlannedRung, in plan: [PlannedRung]) -> Int {
+        let pixels = { (rung: PlannedRung) in Double(rung.width * rung.height) }
+        let share = pixels(rung) / plan.map(pixels).reduce(0, +)
+        return max(1, Int((share * Double(ProcessInfo.processInfo.activeProcessorCount) * 1.5).rounded()))
     }
 
     /// Records the first real failure and stops every other stage.
