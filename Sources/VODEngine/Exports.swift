@@ -1,2 +1,3 @@
 @_exported import struct VODFFmpeg.FFmpegError
 @_exported import struct VODFFmpeg.MediaError
+@_exported import class VODFFmpeg.CancellationFlag

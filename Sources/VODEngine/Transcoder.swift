@@ -22,14 +22,12 @@ public struct Transcoder: Sendable {
         progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in }
     ) async throws -> TranscodeResult {
         let cancellation = CancellationFlag()
-        let output = OutputFolder(destination: URL(fileURLWithPath: outputDirectory))
-        let options = self.options
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread {
                     continuation.resume(with: Result {
-                        try Self.run(input: input, output: output, options: options,
-                                     cancellation: cancellation, progress: progress)
+                        try transcodeBlocking(input: input, outputDirectory: outputDirectory,
+                                              cancellation: cancellation, progress: progress)
                     })
                 }
                 thread.name = "vod.decode"
@@ -41,10 +39,15 @@ public struct Transcoder: Sendable {
         }
     }
 
-    private static func run(
-        input: String, output: OutputFolder, options: TranscodeOptions, cancellation: CancellationFlag,
-        progress: @escaping @Sendable (TranscodeProgress) -> Void
+    /// The blocking form of `transcode`, for callers that run it on a thread of their own: it returns or throws
+    /// once every pipeline thread has stopped, and throws `CancellationError` soon after `cancellation` is set.
+    public func transcodeBlocking(
+        input: String,
+        outputDirectory: String,
+        cancellation: CancellationFlag,
+        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in }
     ) throws -> TranscodeResult {
+        let output = OutputFolder(destination: URL(fileURLWithPath: outputDirectory))
         let staging = try output.makeStaging()
         do {
             let job = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
