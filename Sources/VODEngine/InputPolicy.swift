@@ -36,13 +36,10 @@ public enum InputPolicy {
     /// Throws `MediaError.refused` when `path` is not a regular, non-empty file, or when its contents are a
     /// playlist, script or other text rather than media.
     public static func screen(path: String) throws {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw MediaError.invalid("the file cannot be read")
-        }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        // lstat, not FileManager.attributesOfItem, which would read /etc/passwd and /etc/group for the owner.
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw MediaError.invalid("the file cannot be read") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
             throw MediaError.refused("the input is not a regular file")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw MediaError.invalid("the file cannot be read") }

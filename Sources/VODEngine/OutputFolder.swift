@@ -39,11 +39,19 @@ public struct OutputFolder: Sendable {
 
     /// The total size of the regular files under `url`, in bytes.
     static func size(of url: URL) -> Int64 {
-        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey])
+        let files = FileManager.default.enumerator(atPath: url.path)
         var total: Int64 = 0
-        while let file = files?.nextObject() as? URL {
-            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        while let file = files?.nextObject() as? String {
+            total += fileSize(atPath: url.appendingPathComponent(file).path) ?? 0
         }
         return total
+    }
+
+    /// The size of the regular file at `path`, from `lstat`: Foundation's attributes and resource values also
+    /// read /etc/passwd and /etc/group for the owner's name, and a transcode reads no file but its input.
+    static func fileSize(atPath path: String) -> Int64? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(status.st_size)
     }
 }

@@ -88,9 +88,7 @@ final class HLSSegmenter {
         current = nil
         let last = segments.count - 1
         segments[last].duration = Self.written(end - segments[last].start)
-        let size = try FileManager.default.attributesOfItem(
-            atPath: directory.appendingPathComponent(segments[last].fileName).path)[.size] as? Int64
-        segments[last].bytes = size ?? 0
+        segments[last].bytes = OutputFolder.fileSize(atPath: directory.appendingPathComponent(segments[last].fileName).path) ?? 0
     }
 
     private func writeAudio(upTo limit: Double, dropLater: Bool = false) throws {

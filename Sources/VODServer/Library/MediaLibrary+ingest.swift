@@ -25,7 +25,7 @@ extension MediaLibrary {
         mode: IngestMode
     ) async throws -> MediaItem {
         let probe = try await Self.probe(file)
-        let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64 ?? 0
+        let size = FileStatus(path: file)?.size ?? 0
         let stored = "\(mediaDirectory)/\(UUID().uuidString.lowercased())\(Self.storedExtension(for: originalName))"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

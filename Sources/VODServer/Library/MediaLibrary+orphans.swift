@@ -59,7 +59,7 @@ extension MediaLibrary {
         let manager = FileManager.default
         return try manager.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
             let path = "\(folder)/\(name)"
-            let modified = (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantFuture
+            let modified = FileStatus(path: path)?.modified ?? .distantFuture
             guard condition(name, modified) else { return nil }
             try manager.removeItem(atPath: path)
             return path

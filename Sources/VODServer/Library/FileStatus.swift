@@ -1,0 +1,16 @@
+import Foundation
+
+/// What `lstat(2)` says about a path. Used instead of `FileManager.attributesOfItem`, which also looks the
+/// owner up in /etc/passwd and /etc/group: handling an upload must read no file but the upload.
+struct FileStatus {
+    let size: Int64
+    let modified: Date
+
+    /// The status of `path` itself (a symbolic link is not followed), or nil when it cannot be read.
+    init?(path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+}
