@@ -16,8 +16,17 @@ func waitUntil(
 
 /// The peak resident memory of process `pid` in bytes (VmHWM, from /proc).
 func peakMemory(of pid: Int32) -> Int {
+    memoryField("VmHWM", of: pid)
+}
+
+/// The resident memory of process `pid` now, in bytes (VmRSS, from /proc).
+func residentMemory(of pid: Int32) -> Int {
+    memoryField("VmRSS", of: pid)
+}
+
+private func memoryField(_ name: String, of pid: Int32) -> Int {
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("\(name):") } ?? ""
     return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
 }
 
@@ -33,21 +42,48 @@ func openFiles(in directory: String) -> [String] {
 final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
+    /// Whether the server runs under `strace`, so that its process is the tracer's child.
+    private let traced: Bool
 
-    init(library test: TestLibrary, arguments: [String] = []) throws {
+    convenience init(library test: TestLibrary, arguments: [String] = []) throws {
+        try self.init(
+            database: test.databasePath, media: test.mediaDirectory, output: test.outputDirectory,
+            arguments: ["--ladder", "240p:320x240@300k,180p:240x180@200k", "--preset", "ultrafast"] + arguments
+        )
+    }
+
+    /// Starts `vod serve` on the given catalog and folders; `tracer` is a command line (such as `strace …`) that
+    /// runs the server, and `log` receives its standard error.
+    init(
+        database: String, media: String, output: String, arguments: [String], tracer: [String] = [], log: URL? = nil
+    ) throws {
         port = Int.random(in: 20_000...60_000)
-        process.executableURL = URL(fileURLWithPath: VODBinary.path)
-        process.arguments = [
-            "serve", "--port", "\(port)", "--database", test.databasePath, "--media-dir", test.mediaDirectory,
-            "--output-dir", test.outputDirectory, "--ladder", "240p:320x240@300k,180p:240x180@200k",
-            "--preset", "ultrafast", "--log-level", "warning",
+        traced = !tracer.isEmpty
+        let command = tracer + [
+            VODBinary.path, "serve", "--port", "\(port)", "--database", database, "--media-dir", media,
+            "--output-dir", output, "--log-level", "warning",
         ] + arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The process id of `vod serve` itself: the tracer's child when traced.
+    var serverPID: Int32 {
+        let pid = process.processIdentifier
+        guard traced else { return pid }
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) } ?? pid
+    }
 
     /// Waits until `/health` answers.
     func waitUntilListening() async throws {
@@ -56,9 +92,14 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends `signal` and waits for the process to exit; returns its status.
+    /// Sends `signal` to the server and waits for the process to exit; returns its status.
     func stop(_ signal: Int32) async throws -> Int32 {
-        kill(process.processIdentifier, signal)
+        kill(serverPID, signal)
+        return try await exitStatus()
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func exitStatus() async throws -> Int32 {
         try await waitUntil("vod serve exits", timeout: 30) { !self.process.isRunning }
         return process.terminationStatus
     }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import VODCatalog
+import VODConformance
+import VODServer
+import VODTestSupport
+
+/// Issue 4, part 1: every broken, unusual, lying or disguised upload ends in a conformant ladder, a 4xx JSON
+/// refusal or a failed item with a reason; the server never crashes, hangs past its job limit, grows without
+/// bound or reads a file other than the upload.
+@Suite(.serialized) struct HostileUploadTests {
+    @Test func everyCorpusFileEndsWellAndNothingElseIsRead() async throws {
+        let folders = try ServedFolders()
+        let corpus = folders.directory.url.appendingPathComponent("corpus")
+        try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
+        let files = try HostileCorpus.files.map { ($0, try $0.write(in: corpus)) }
+        let trace = folders.directory.url.appendingPathComponent("strace.log")
+        let server = try await folders.serve(
+            ["--job-timeout", "60"],
+            tracer: ["strace", "-f", "--seccomp-bpf", "-e", "trace=open,openat,openat2,connect", "-o", trace.path]
+        )
+        let startupTrace = try Data(contentsOf: trace).count
+        var memory: [Int] = []
+        var outcomes: [HostileCorpus.Outcome: Int] = [:]
+        for (file, path) in files {
+            let (outcome, reason) = try await push(path, to: server, folders: folders)
+            outcomes[outcome, default: 0] += 1
+            print("corpus: \(file) → \(outcome.rawValue) \(reason)")
+            #expect(file.allowed.contains(outcome), "\(file): \(outcome) (\(reason))")
+            if let expected = file.reasonContains {
+                #expect(reason.contains(expected), "\(file): \(reason)")
+            }
+            #expect(try await server.isHealthy(), "the server still answers after \(file)")
+            memory.append(residentMemory(of: server.serverPID))
+        }
+        let peak = peakMemory(of: server.serverPID)
+        #expect(try await server.stop(SIGTERM) == 0)
+
+        let opened = String(decoding: try Data(contentsOf: trace).dropFirst(startupTrace), as: UTF8.self)
+        #expect(!opened.contains("/etc/passwd"), "the server opened /etc/passwd while handling uploads")
+        #expect(!opened.contains("htons(9)"), "the server connected to the trap URL")
+        #expect(opened.contains(folders.media), "the trace saw the server open its uploads")
+        let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd")).prefix(24)
+        for file in try allFiles(under: [folders.media, folders.output]) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: passwd) == nil, "\(file) holds /etc/passwd")
+        }
+        let items = try await folders.items()
+        let rotated = try #require(items.first { $0.sourceFileName == "rotated.mp4" })
+        #expect(rotated.variantsJSON?.contains(#""height":320"#) == true, "the rotated clip became portrait")
+        #expect(outcomes.values.reduce(0, +) == HostileCorpus.files.count)
+        #expect(peak < 400 << 20, "peak resident memory \(peak >> 20) MB")
+        #expect(memory.last! - memory.first! < 64 << 20, "resident memory went from \(memory.first! >> 20) to \(memory.last! >> 20) MB")
+        print("corpus outcomes: \(outcomes.map { "\($0.key.rawValue) \($0.value)" }.sorted()), peak \(peak >> 20) MB")
+    }
+
+    @Test func aJobPastItsTimeLimitIsStoppedAndFailedWithTheReason() async throws {
+        let folders = try ServedFolders()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: folders.directory.url)
+        let server = try await folders.serve(["--job-timeout", "1"])
+        let answer = try await UploadAnswer.send(clip, to: server.url)
+        let id = try #require(answer.id, "\(answer)")
+        try await waitUntil("the job is failed", timeout: 30) { try await folders.catalog.media(id: id)?.status == .failed }
+        let item = try #require(try await folders.catalog.media(id: id))
+        #expect(item.error == "Transcoding failed: it took longer than the 1-second limit for this file and was stopped")
+        #expect(folders.entries(of: folders.output).isEmpty, "the stopped job left no staging folder")
+        #expect(try await server.isHealthy())
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
+
+    @Test func theDefaultTimeLimitFollowsTheSourceDuration() {
+        let limit = JobTimeLimit()
+        #expect(limit.limit(forSourceDuration: 3) == JobTimeLimit.floor)
+        #expect(limit.limit(forSourceDuration: 3600) == JobTimeLimit.cap)
+        #expect(limit.limit(forSourceDuration: 1200) == .seconds(12_000))
+        #expect(limit.limit(forSourceDuration: nil) == JobTimeLimit.cap)
+        #expect(JobTimeLimit(fixed: .seconds(5)).limit(forSourceDuration: 3600) == .seconds(5))
+    }
+
+    /// Uploads one file and follows it to its end: the outcome, and the refusal or failure reason.
+    private func push(
+        _ path: String, to server: ServerProcess, folders: ServedFolders
+    ) async throws -> (HostileCorpus.Outcome, String) {
+        let answer = try await UploadAnswer.send(path, to: server.url)
+        guard answer.status == 201, let id = answer.id else {
+            #expect((400..<500).contains(answer.status), "\(path): \(answer.status) \(answer.error)")
+            #expect(!answer.error.isEmpty, "a refusal says why")
+            return (.refused, answer.error)
+        }
+        try await waitUntil("media \(id) is ready or failed", timeout: 90) {
+            [.ready, .failed].contains(try await folders.catalog.media(id: id)?.status)
+        }
+        let item = try #require(try await folders.catalog.media(id: id))
+        guard item.status == .ready, let folder = item.hlsPath else {
+            let reason = item.error ?? ""
+            #expect(reason.hasPrefix("Transcoding failed: ") && !reason.contains("Error Domain"), "\(reason)")
+            return (.failed, reason)
+        }
+        let report = HLSConformance.check(masterURL: URL(fileURLWithPath: folder).appendingPathComponent("master.m3u8"))
+        #expect(report.violations.isEmpty, "\(path): \(report.violations)")
+        return (.ladder, "")
+    }
+
+    private func allFiles(under folders: [String]) throws -> [String] {
+        folders.flatMap { folder in
+            (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).map { "\(folder)/\($0)" }
+        }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+}
