@@ -11,6 +11,7 @@ public struct Transcoder: Sendable {
 
     public init(options: TranscodeOptions = TranscodeOptions()) {
         self.options = options
+        FFmpegLog.keepErrorsOnly()
     }
 
     /// Transcodes `input` into `outputDirectory`, which will hold `master.m3u8` and one folder per rung.
