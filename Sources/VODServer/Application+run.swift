@@ -4,14 +4,18 @@ import ServiceLifecycle
 
 /// Runs the vod server until SIGTERM or SIGINT, then stops it gracefully within a bounded time.
 ///
-/// A stop signal closes the listening socket at once, so no new request or job starts; running transcodes are
-/// cancelled and their items go back to the queue within about a second; requests in flight, such as uploads,
-/// may finish for up to `configuration.shutdownTimeout`, after which they are cancelled (a cut upload leaves
-/// no file behind).
+/// A stop signal closes the listening socket at once, so no new request arrives. Requests in flight, such as
+/// uploads, may finish; then the transcode workers stop, and running jobs go back to the queue within about a
+/// second. Whatever still runs `configuration.shutdownTimeout` after the signal is cancelled: a cut upload
+/// leaves no file behind and a cut job is requeued. The process then exits normally.
 public func runServer(configuration: VODServerConfiguration, library: MediaLibrary, logger: Logger) async throws {
     let app = buildApplication(configuration: configuration, library: library, logger: logger)
     var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
     group.maximumCancellationDuration = .seconds(5)
-    try await ServiceGroup(configuration: group).run()
+    do {
+        try await ServiceGroup(configuration: group).run()
+    } catch is CancellationError {
+        logger.notice("work still running at the shutdown timeout was cancelled")
+    }
 }
