@@ -30,11 +30,11 @@ private func memoryField(_ name: String, of pid: Int32) -> Int {
     return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
 }
 
-/// The files this process holds open inside `directory`, from /proc. A staged upload shows here even
-/// while it is an anonymous (`O_TMPFILE`) file that has no name in the folder yet.
-func openFiles(in directory: String) -> [String] {
-    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+/// The files process `pid` (this one by default) holds open inside `directory`, from /proc. A staged upload
+/// shows here even while it is an anonymous (`O_TMPFILE`) file that has no name in the folder yet.
+func openFiles(in directory: String, of pid: String = "self") -> [String] {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+    return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
         .filter { $0.hasPrefix(directory + "/") && !$0.contains("vod.sqlite") }
 }
 
