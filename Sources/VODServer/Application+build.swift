@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Builds the vod server: the HTTP API of the client contract plus the transcode workers, all stopped
 /// gracefully on SIGTERM and SIGINT when run with `runService()`.
@@ -11,8 +12,21 @@ public func buildApplication(
     let jobs = RunningJobs()
     let router = buildRouter(configuration: configuration, library: library, jobs: jobs)
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    let protection = configuration.writeProtection
+    logger.log(
+        level: protection.isOpen ? .warning : .info, "write protection is \(protection.isOpen ? "off" : "on")",
+        metadata: ["writes": "\(protection)"]
+    )
     return Application(
         router: router,
+        server: .http1(
+            configuration: .init(
+                idleTimeout: TimeAmount(configuration.idleTimeout),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize
+                )
+            )
+        ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
         services: [workers],
         logger: logger
@@ -25,6 +39,7 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
     router.add(middleware: CORSHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
     router.get("health") { _, _ -> Response in
         do {
             try await library.catalog.ping()
@@ -38,6 +53,7 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
         streamFiles: StreamFiles(catalog: library.catalog),
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
+        writeProtection: configuration.writeProtection,
         publicURL: configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
     ).addRoutes(to: router.group("api/media"))
     return router

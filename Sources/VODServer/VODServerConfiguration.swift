@@ -20,6 +20,15 @@ public struct VODServerConfiguration: Sendable {
     public var maxAttempts: Int
     /// How long an idle worker waits before looking for a new job, in seconds.
     public var pollInterval: Double
+    /// Who may upload, change and delete media; open to anyone by default.
+    public var writeProtection: WriteProtection
+    /// A connection that sends nothing for this long, between requests or within one, is closed.
+    public var idleTimeout: Duration
+    /// Request bodies must average at least this many bytes per second once `idleTimeout` has passed; 0 turns
+    /// the check off.
+    public var minimumBodyRate: Int
+    /// The largest request head (request line and headers) accepted, in bytes; larger ones get 400.
+    public var maxHeaderSize: Int
     /// How long one transcode may run before it is stopped and failed.
     public var jobTimeLimit: JobTimeLimit
     /// How long SIGTERM waits for requests in flight before cancelling them.
@@ -34,6 +43,10 @@ public struct VODServerConfiguration: Sendable {
         transcodeOptions: TranscodeOptions = TranscodeOptions(),
         maxAttempts: Int = 3,
         pollInterval: Double = 0.5,
+        writeProtection: WriteProtection = .open,
+        idleTimeout: Duration = .seconds(30),
+        minimumBodyRate: Int = 16 * 1024,
+        maxHeaderSize: Int = 32 * 1024,
         jobTimeLimit: JobTimeLimit = JobTimeLimit(),
         shutdownTimeout: Duration = .seconds(10)
     ) {
@@ -45,6 +58,10 @@ public struct VODServerConfiguration: Sendable {
         self.transcodeOptions = transcodeOptions
         self.maxAttempts = maxAttempts
         self.pollInterval = pollInterval
+        self.writeProtection = writeProtection
+        self.idleTimeout = idleTimeout
+        self.minimumBodyRate = minimumBodyRate
+        self.maxHeaderSize = maxHeaderSize
         self.jobTimeLimit = jobTimeLimit
         self.shutdownTimeout = shutdownTimeout
     }

@@ -9,9 +9,14 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the media API and HLS streams, and transcode uploads in the background.",
         discussion: """
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
-            VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, VOD_JOB_TIMEOUT and \
+            VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
+            VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT and \
             VOD_SHUTDOWN_TIMEOUT. \
             A flag wins over its variable.
+
+            Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
+            need X-API-Key; with a secret in VOD_API_SECRET or --api-secret-file they must also be signed \
+            (see the README). With neither, anyone can write, and a warning is logged at start.
             """
     )
 
@@ -47,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var encoding: EncodingOptions
 
+    @OptionGroup var security: SecurityOptions
+
     func validate() throws {
         guard try resolvedPort() >= 0, try resolvedPort() <= 65535 else { throw ValidationError("--port must be 0…65535.") }
         guard try resolvedWorkers() >= 0 else { throw ValidationError("--workers cannot be negative.") }
@@ -68,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
             maxUploadSize: try resolvedMaxUploadSize(),
             publicURL: publicURL ?? environment("VOD_PUBLIC_URL"),
             transcodeOptions: try encoding.transcodeOptions(),
+            writeProtection: try security.writeProtection(),
+            idleTimeout: .seconds(try security.resolvedIdleTimeout()),
+            minimumBodyRate: try security.resolvedMinimumUploadRate(),
             jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
             shutdownTimeout: .seconds(try resolvedShutdownTimeout())
         )

@@ -8,18 +8,27 @@ struct MediaController: Sendable {
     let streamFiles: StreamFiles
     let jobs: RunningJobs
     let maxUploadSize: Int64
+    let writeProtection: WriteProtection
     let publicURL: String?
 
     /// The most items one list request returns.
     static let maximumLimit = 1000
 
+    /// The largest body of a signed `PATCH`, `DELETE` or retry, which is read before the handler runs.
+    static let maximumSignedBodySize = 64 * 1024
+
+    /// Reads are public; writes go through `WriteProtectionMiddleware`.
     func addRoutes(to group: RouterGroup<VODRequestContext>) {
+        group.group()
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .streamed))
+            .post(use: upload)
+        group.group()
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: Self.maximumSignedBodySize)))
+            .patch(":id", use: update)
+            .delete(":id", use: delete)
+            .post(":id/retry", use: retry)
         group.get(use: list)
-        group.post(use: upload)
         group.get(":id", use: show)
-        group.patch(":id", use: update)
-        group.delete(":id", use: delete)
-        group.post(":id/retry", use: retry)
         group.get(":id/stream", use: master)
         group.head(":id/stream", use: master)
         group.get(":id/stream/**", use: streamFile)

@@ -5,7 +5,8 @@ import Hummingbird
 struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var allowMethods: String { "GET, HEAD, POST, PATCH, DELETE, OPTIONS" }
     static var allowHeaders: String {
-        "Accept, Accept-Encoding, Content-Type, Origin, Range, If-None-Match, If-Modified-Since, If-Range"
+        "Accept, Accept-Encoding, Content-Type, Origin, Range, If-None-Match, If-Modified-Since, If-Range, "
+            + "X-API-Key, X-Timestamp, X-Signature"
     }
     static var exposeHeaders: String { "Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Location" }
 

@@ -1,0 +1,149 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// Request signing.
+///
+/// `X-Signature` is the lowercase or uppercase hex HMAC-SHA256, under the secret, of the bytes
+///
+///     METHOD "\n" TARGET "\n" BODY "\n" TIMESTAMP
+///
+/// where METHOD is the request method (`POST`), TARGET the request target exactly as sent (path and query,
+/// `/api/media?title=My%20clip`), BODY the request body's bytes exactly as sent (nothing for none) and
+/// TIMESTAMP the value of `X-Timestamp`: Unix seconds, in decimal, within ±300 s of the server's clock.
+/// A signature is accepted once: the same request sent again is refused as a replay.
+extension WriteProtection {
+    /// Checks the key and the signing headers of a write. Returns the signature still to be checked against
+    /// the body, or nil when signing is off.
+    func check(_ request: Request, now: Int64) throws -> PendingSignature? {
+        if !keyDigests.isEmpty {
+            guard let key = request.headers[.apiKey], accepts(key: key) else { throw APIError.unauthorized("Missing or invalid X-API-Key") }
+        }
+        guard let secret else { return nil }
+        guard let stamp = request.headers[.timestamp], let signature = request.headers[.signature] else {
+            throw APIError.unauthorized("Signed writes need the X-Timestamp and X-Signature headers")
+        }
+        guard stamp.utf8.count <= 12, stamp.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let timestamp = Int64(stamp),
+            abs(timestamp - now) <= Self.signatureWindow
+        else {
+            throw APIError.unauthorized("X-Timestamp must be Unix seconds within \(Self.signatureWindow) s of the server's clock")
+        }
+        guard let expected = Self.bytes(hex: signature) else { throw APIError.unauthorized("Invalid X-Signature") }
+        let hex = signature.lowercased()
+        guard !replays.hasSeen(hex) else { throw APIError.unauthorized("This signature has already been used") }
+        let target = request.head.path ?? ""
+        return PendingSignature(
+            secret: secret, expected: expected, hex: hex, timestamp: timestamp,
+            prefix: Array("\(request.method.rawValue)\n\(target)\n".utf8), replays: replays
+        )
+    }
+
+    /// The current Unix time in seconds.
+    static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    /// The 32 bytes of a 64-digit hex string, or nil.
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 2 * SHA256.byteCount else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case 0x30...0x39: digit - 0x30
+        case 0x61...0x66: digit - 0x61 + 10
+        case 0x41...0x46: digit - 0x41 + 10
+        default: nil
+        }
+    }
+}
+
+/// A signature whose headers are valid, to be checked against the body once it has been read.
+struct PendingSignature: Sendable {
+    let secret: [UInt8]
+    let expected: [UInt8]
+    let hex: String
+    let timestamp: Int64
+    /// `METHOD "\n" TARGET "\n"`.
+    let prefix: [UInt8]
+    let replays: ReplayGuard
+
+    /// An HMAC that has taken in what precedes the body.
+    func start() -> HMAC<SHA256> {
+        var hmac = HMAC<SHA256>(key: SymmetricKey(data: secret))
+        hmac.update(data: prefix)
+        return hmac
+    }
+
+    /// Completes `hmac`, which has taken in the whole body, compares it in constant time and records the
+    /// signature as used.
+    func finish(_ hmac: HMAC<SHA256>, now: Int64) throws {
+        var hmac = hmac
+        hmac.update(data: Array("\n\(timestamp)".utf8))
+        guard hmac.finalize() == expected else { throw APIError.unauthorized("Invalid X-Signature") }
+        switch replays.remember(hex, timestamp: timestamp, now: now) {
+        case .accepted: return
+        case .replayed: throw APIError.unauthorized("This signature has already been used")
+        case .full:
+            throw APIError.http(.serviceUnavailable, message: "Too many signed writes in the last \(WriteProtection.signatureWindow) s; try again later")
+        }
+    }
+
+    /// Checks a body read in full.
+    func verify(body: ByteBuffer, now: Int64) throws {
+        var hmac = start()
+        body.withUnsafeReadableBytes { hmac.update(data: $0) }
+        try finish(hmac, now: now)
+    }
+}
+
+/// A request body that feeds every chunk to the signature's HMAC as the handler reads it, and fails at its
+/// end, before the handler sees the end, unless the signature matches. Used for uploads, which are streamed
+/// to disk and only acted on once the whole body has been read.
+struct SignedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let base: RequestBody
+    let signature: PendingSignature
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let signature: PendingSignature
+        var hmac: HMAC<SHA256>?
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard var running = hmac else { return nil }
+            if let chunk = try await base.next() {
+                chunk.withUnsafeReadableBytes { running.update(data: $0) }
+                hmac = running
+                return chunk
+            }
+            hmac = nil
+            try signature.finish(running, now: WriteProtection.now)
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), signature: signature, hmac: signature.start())
+    }
+}
+
+extension HTTPFields.Element.Name {
+    /// `X-API-Key`: a key of `--api-key-file` or `VOD_API_KEY`.
+    static var apiKey: Self { Self("X-API-Key")! }
+    /// `X-Timestamp`: Unix seconds of a signed write.
+    static var timestamp: Self { Self("X-Timestamp")! }
+    /// `X-Signature`: hex HMAC-SHA256 of a signed write.
+    static var signature: Self { Self("X-Signature")! }
+}
+
+extension APIError {
+    /// 401 with a message.
+    static func unauthorized(_ message: String) -> APIError { .http(.unauthorized, message: message) }
+}
