@@ -27,9 +27,16 @@ enum MasterPlaylist {
         return line[..<start.upperBound] + prefixing(String(rest[..<end]), with: prefix) + rest[end...]
     }
 
-    /// Prefixes a relative-path reference; absolute URLs and absolute paths resolve the same from anywhere.
+    /// Prefixes a relative-path reference; absolute URIs (any scheme, such as `https:` or `data:`) and
+    /// absolute paths resolve the same from anywhere.
     private static func prefixing(_ uri: String, with prefix: String) -> String {
-        if uri.hasPrefix("/") || uri.contains("://") { return uri }
+        if uri.hasPrefix("/") || hasScheme(uri) { return uri }
         return prefix + uri
+    }
+
+    /// Whether `uri` starts with a scheme, `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"` (RFC 3986 §3.1).
+    private static func hasScheme(_ uri: String) -> Bool {
+        guard let colon = uri.firstIndex(of: ":"), let first = uri.first, first.isASCII, first.isLetter else { return false }
+        return uri[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 }

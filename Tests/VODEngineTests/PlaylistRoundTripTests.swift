@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import VODConformance
+@testable import VODEngine
+import VODTestSupport
+
+/// Property tests of the playlist writer against the conformance parser, an independent reader: random
+/// renditions (segment counts, durations, sizes, I-frame ranges, rung names, frame rates) are written and
+/// read back with no issues and the same content.
+@Suite struct PlaylistRoundTripTests {
+    static func randomRenditions(_ generator: inout SeededGenerator) -> [Rendition] {
+        (0..<Int.random(in: 1...4, using: &generator)).map { index in
+            let name = generator.string(from: Array("abcpk0123456789_-"), count: Int.random(in: 1...12, using: &generator)) + "\(index)"
+            var start = 0.0
+            let segments = (0..<Int.random(in: 1...60, using: &generator)).map { number in
+                let duration = (Double.random(in: 0.001...12.5, using: &generator) * PlaylistWriter.durationPrecision).rounded()
+                    / PlaylistWriter.durationPrecision
+                defer { start += duration }
+                return Segment(
+                    fileName: String(format: "segment_%03d.ts", number), start: start, duration: duration,
+                    bytes: Int64.random(in: 188...40_000_000, using: &generator)
+                )
+            }
+            let iFrames = segments.indices.flatMap { segment in
+                (0..<Int.random(in: 0...3, using: &generator)).map { frame in
+                    IFrame(
+                        segmentIndex: segment, offset: Int64(frame) * 376 + Int64.random(in: 0...10_000, using: &generator),
+                        length: Int64.random(in: 188...500_000, using: &generator), time: segments[segment].start,
+                        duration: Double(Int.random(in: 1...600_000, using: &generator)) / PlaylistWriter.durationPrecision
+                    )
+                }
+            }
+            return Rendition(
+                rung: PlannedRung(
+                    name: name, width: 2 * Int.random(in: 1...2048, using: &generator), height: 2 * Int.random(in: 1...2048, using: &generator),
+                    bitrate: Int.random(in: 1...50_000_000, using: &generator)
+                ),
+                segments: segments, iFrames: iFrames, videoCodec: "avc1.6400\(["1f", "28", "33"].randomElement(using: &generator)!)",
+                audioCodec: Bool.random(using: &generator) ? "mp4a.40.2" : nil, frameRate: Double.random(in: 1...60, using: &generator)
+            )
+        }
+    }
+
+    static func parse(_ text: String) throws -> HLSPlaylist {
+        let playlist = try HLSPlaylist.parse(Data(text.utf8))
+        #expect(playlist.issues.isEmpty, "\(playlist.issues)")
+        return playlist
+    }
+
+    @Test func writtenPlaylistsReadBackTheSame() throws {
+        var generator = SeededGenerator(seed: 0x9_1A71_157)
+        for _ in 0..<800 {
+            let renditions = Self.randomRenditions(&generator)
+            let targetDuration = PlaylistWriter.targetDuration(of: renditions)
+            for rendition in renditions {
+                guard case .media(let media) = try Self.parse(PlaylistWriter.media(rendition, targetDuration: targetDuration)) else {
+                    Issue.record("the media playlist read as a master")
+                    continue
+                }
+                #expect(media.targetDuration == targetDuration)
+                #expect(media.endListCount == 1)
+                #expect(media.segments.map(\.uri) == rendition.segments.map(\.fileName))
+                #expect(
+                    zip(media.segments, rendition.segments).allSatisfy { abs($0.duration - $1.duration) < 1e-9 },
+                    "durations are kept at the written precision"
+                )
+                #expect(media.segments.allSatisfy { Int(($0.duration + 0.5).rounded(.down)) <= targetDuration })
+                guard case .media(let iFrames) = try Self.parse(PlaylistWriter.iFrames(rendition)) else {
+                    Issue.record("the I-frame playlist read as a master")
+                    continue
+                }
+                #expect(iFrames.iFramesOnly)
+                #expect(iFrames.segments.map { $0.byteRange?.offset } == rendition.iFrames.map { Int($0.offset) })
+                #expect(iFrames.segments.map { $0.byteRange?.length } == rendition.iFrames.map { Int($0.length) })
+                #expect(iFrames.segments.map(\.uri) == rendition.iFrames.map { rendition.segments[$0.segmentIndex].fileName })
+            }
+            guard case .master(let master) = try Self.parse(PlaylistWriter.master(renditions, targetDuration: targetDuration)) else {
+                Issue.record("the master read as a media playlist")
+                continue
+            }
+            #expect(master.variants.count == renditions.count)
+            #expect(master.iFrameStreams.count == renditions.count)
+            let bandwidths = master.variants.compactMap(\.bandwidth)
+            #expect(bandwidths == bandwidths.sorted(), "ascending bandwidth")
+            for variant in master.variants {
+                let rendition = try #require(renditions.first { "\($0.rung.name)/index.m3u8" == variant.uri })
+                #expect(variant.bandwidth == Bandwidth.peak(of: rendition.segmentPieces, targetDuration: targetDuration))
+                #expect(variant.averageBandwidth == Bandwidth.average(of: rendition.segmentPieces))
+                #expect(variant.resolution == Resolution(width: rendition.rung.width, height: rendition.rung.height))
+                #expect(variant.codecs == [rendition.videoCodec, rendition.audioCodec].compactMap { $0 })
+                #expect(abs((variant.frameRate ?? 0) - rendition.frameRate) < 0.0005 + 1e-9)
+            }
+        }
+    }
+}
