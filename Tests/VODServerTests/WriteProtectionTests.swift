@@ -24,6 +24,9 @@ import VODTestSupport
         let empty = directory.url.appendingPathComponent("empty").path
         try Data("# nothing yet\n".utf8).write(to: URL(fileURLWithPath: empty))
         #expect(throws: WriteProtectionFileError.self) { try WriteProtection.secret(inFile: empty) }
+        #expect(throws: WriteProtectionFileError.self, "an empty key file does not silently open writes") {
+            try WriteProtection.keys(inFile: empty)
+        }
     }
 
     @Test func readsArePublicAndWritesNeedOneOfTheKeys() async throws {

@@ -44,8 +44,11 @@ public struct WriteProtection: Sendable, CustomStringConvertible {
     }
 
     /// The keys in a key file: one a line, surrounding whitespace ignored, blank lines and `#` comments skipped.
+    /// A file without a key is an error, not open mode.
     public static func keys(inFile path: String) throws -> [String] {
-        try lines(ofFile: path)
+        let keys = try lines(ofFile: path)
+        guard !keys.isEmpty else { throw WriteProtectionFileError(path: path, reason: "it holds no key") }
+        return keys
     }
 
     /// The signing secret in a secret file: its first line that is not blank or a `#` comment.
