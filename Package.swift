@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "VODTestSupport", path: "Tests/VODTestSupport"),
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),
-        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance"]),
+        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCatalogTests", dependencies: ["VODCatalog"]),
         .testTarget(name: "VODServerTests", dependencies: [
             "VODServer",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 @Suite struct TransportStreamTests {
