@@ -8,7 +8,7 @@ import VODTestSupport
     @Test func sustainedStreamLoadWhileTranscodingHasNoErrorsAndBoundedMemory() async throws {
         let folders = try ServedFolders()
         let short = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url, name: "short")
-        let long = try SyntheticClip(width: 320, height: 240, duration: 90).make(in: folders.directory.url, name: "long")
+        let long = try SyntheticClip(width: 320, height: 240, duration: 150).make(in: folders.directory.url, name: "long")
         let server = try await folders.serve()
         let ready = try #require(try await UploadAnswer.send(short, to: server.url).id)
         try await waitUntil("the short clip is ready", timeout: 60) { try await folders.catalog.media(id: ready)?.status == .ready }
