@@ -118,15 +118,10 @@ public enum HostileCorpus {
         disguise("sdp-url", "v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video 9 RTP/AVP 96\na=rtpmap:96 H264/90000\n"),
     ]
 
-    /// `count` pseudo-random bytes, the same for the same seed (xorshift64*), so that every run repeats.
+    /// `count` pseudo-random bytes, the same for the same seed, so that every run repeats.
     public static func noise(count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed | 1
-        return (0..<count).map { _ in
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return UInt8(truncatingIfNeeded: (state &* 0x2545_F491_4F6C_DD1D) >> 56)
-        }
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     private static func disguise(_ name: String, _ text: String) -> CorpusFile {
