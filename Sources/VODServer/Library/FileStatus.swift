@@ -5,12 +5,15 @@ import Foundation
 struct FileStatus {
     let size: Int64
     let modified: Date
+    /// Whether the path is a regular file (not a folder, link, device or socket).
+    let isRegularFile: Bool
 
     /// The status of `path` itself (a symbolic link is not followed), or nil when it cannot be read.
     init?(path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         size = Int64(info.st_size)
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
         modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 }

@@ -89,11 +89,9 @@ final class StreamFiles: Sendable {
         guard let contentType = StreamFile.contentTypes[ext], let path = realPath("\(root)/\(relative)"),
             path.hasPrefix(root + "/")
         else { return nil }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let attributes, attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.intValue
-        else { return nil }
-        let modified = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
+        guard let status = FileStatus(path: path), status.isRegularFile else { return nil }
+        let size = Int(status.size)
+        let modified = status.modified
         guard ext == "m3u8" else { return StreamFile(path: path, size: size, contentType: contentType, modified: modified) }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self)

@@ -33,11 +33,16 @@ import VODTestSupport
             #expect(try await server.isHealthy(), "the server still answers after \(file)")
             memory.append(residentMemory(of: server.serverPID))
         }
+        for item in try await folders.items() where item.status == .ready {
+            let stream = "\(server.url)/api/media/\(item.id)/stream"
+            let played = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            #expect(played.status == 0 && played.standardError.isEmpty, "\(stream) plays: \(played.standardError)")
+        }
         let peak = peakMemory(of: server.serverPID)
         #expect(try await server.stop(SIGTERM) == 0)
 
         let opened = String(decoding: try Data(contentsOf: trace).dropFirst(startupTrace), as: UTF8.self)
-        #expect(!opened.contains("/etc/passwd"), "the server opened /etc/passwd while handling uploads")
+        #expect(!opened.contains("/etc/passwd"), "the server opened /etc/passwd while handling uploads or serving streams")
         #expect(!opened.contains("htons(9)"), "the server connected to the trap URL")
         #expect(opened.contains(folders.media), "the trace saw the server open its uploads")
         let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd")).prefix(24)
