@@ -48,8 +48,8 @@ import VODTestSupport
     }
 
     @Test func writtenPlaylistsReadBackTheSame() throws {
-        var generator = SeededGenerator(seed: 0x9_1A71_157)
-        for _ in 0..<800 {
+        var generator = FuzzRun.generator(seed: 0x9_1A71_157)
+        for _ in 0..<FuzzRun.cases(800) {
             let renditions = Self.randomRenditions(&generator)
             let targetDuration = PlaylistWriter.targetDuration(of: renditions)
             for rendition in renditions {

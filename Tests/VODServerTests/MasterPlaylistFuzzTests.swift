@@ -54,8 +54,8 @@ import VODTestSupport
     }
 
     @Test func rewrittenURIsResolveFromTheStreamURLToWhereTheOriginalsPoint() throws {
-        var generator = SeededGenerator(seed: 0x3A57_E4)
-        for _ in 0..<3000 {
+        var generator = FuzzRun.generator(seed: 0x3A57_E4)
+        for _ in 0..<FuzzRun.cases(3000) {
             let master = Self.randomMaster(&generator)
             let rewritten = VODServer.MasterPlaylist.rewritingURIs(master.text, prefix: "stream/")
             let parsedOriginal = try Self.uris(of: master.text)

@@ -67,8 +67,8 @@ import VODTestSupport
     }
 
     @Test func randomFormsParseExactlyWhateverTheChunking() throws {
-        var generator = SeededGenerator(seed: 0x3A17_1FA7)
-        for _ in 0..<3000 {
+        var generator = FuzzRun.generator(seed: 0x3A17_1FA7)
+        for _ in 0..<FuzzRun.cases(3000) {
             let form = Self.randomForm(&generator)
             let parsed = try Self.parse(form.body, boundary: form.boundary, &generator)
             #expect(parsed.complete)
@@ -77,9 +77,9 @@ import VODTestSupport
     }
 
     @Test func damagedBodiesNeverTrap() {
-        var generator = SeededGenerator(seed: 0xDA4A_6ED0)
+        var generator = FuzzRun.generator(seed: 0xDA4A_6ED0)
         var refused = 0
-        for _ in 0..<4000 {
+        for _ in 0..<FuzzRun.cases(4000) {
             let form = Self.randomForm(&generator)
             var body = form.body
             for _ in 0..<Int.random(in: 1...6, using: &generator) where !body.isEmpty {
@@ -104,8 +104,8 @@ import VODTestSupport
     }
 
     @Test func randomBytesNeverTrap() {
-        var generator = SeededGenerator(seed: 0xB17E5)
-        for _ in 0..<3000 {
+        var generator = FuzzRun.generator(seed: 0xB17E5)
+        for _ in 0..<FuzzRun.cases(3000) {
             let boundary = generator.string(from: Self.boundaryCharacters, count: Int.random(in: 1...8, using: &generator))
             let alphabet = Self.contentBytes + Array("--\(boundary)\":;=Content-Disposition form-data name".utf8)
             let body = (0..<Int.random(in: 0...2000, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }

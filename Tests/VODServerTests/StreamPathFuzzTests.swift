@@ -32,9 +32,9 @@ import VODTestSupport
         let files = StreamFiles(catalog: test.catalog)
         let root = try #require(realpath(test.library.outputFolder(for: item.id), nil).map { String(cString: $0) })
         let ownPlaylists = [TestLibrary.variant, TestLibrary.iframes, TestLibrary.master].map { Array($0.utf8) }
-        var generator = SeededGenerator(seed: 0x7A7E_5AFE)
+        var generator = FuzzRun.generator(seed: 0x7A7E_5AFE)
         var served = 0
-        for _ in 0..<5000 {
+        for _ in 0..<FuzzRun.cases(5000) {
             let path = Self.randomPath(&generator)
             let components = path.split(separator: "/", omittingEmptySubsequences: true)
             do {
@@ -56,8 +56,8 @@ import VODTestSupport
         let item = try await test.addReady()
         let other = try await test.addReady(title: "other")
         try Traps.plant(test, item: item.id, other: other.id)
-        var generator = SeededGenerator(seed: 0x4E77_9A7B)
-        let paths = (0..<1000).map { _ in
+        var generator = FuzzRun.generator(seed: 0x4E77_9A7B)
+        let paths = (0..<FuzzRun.cases(1000)).map { _ in
             Self.randomPath(&generator).replacingOccurrences(of: "é", with: "%C3%A9").replacingOccurrences(of: "\\", with: "%5C")
         }
         try await test.app().test(.live) { client in
