@@ -61,7 +61,8 @@ import VODTestSupport
     @Test func aJobPastItsTimeLimitIsStoppedAndFailedWithTheReason() async throws {
         let folders = try ServedFolders()
         let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: folders.directory.url)
-        let server = try await folders.serve(["--job-timeout", "1"])
+        // veryslow keeps the job running well past one second however fast the machine is.
+        let server = try await folders.serve(["--job-timeout", "1", "--preset", "veryslow"])
         let answer = try await UploadAnswer.send(clip, to: server.url)
         let id = try #require(answer.id, "\(answer)")
         try await waitUntil("the job is failed", timeout: 30) { try await folders.catalog.media(id: id)?.status == .failed }
