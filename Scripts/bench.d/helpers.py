@@ -107,8 +107,13 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
     status = None
     try:
         while time.monotonic() < deadline:
-            with urllib.request.urlopen(f"{base}/api/media/{media_id}", timeout=5) as response:
-                item = json.load(response)
+            try:
+                with urllib.request.urlopen(f"{base}/api/media/{media_id}", timeout=10) as response:
+                    item = json.load(response)
+            except (OSError, ValueError) as error:  # a busy server may answer late: ask again
+                status = f"no answer: {error}"
+                time.sleep(0.2)
+                continue
             status = item.get("status")
             if status == "ready":
                 ready = time.time() - t_end

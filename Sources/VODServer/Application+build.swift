@@ -50,7 +50,7 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
     }
     MediaController(
         library: library,
-        streamFiles: StreamFiles(catalog: library.catalog),
+        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize),
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,

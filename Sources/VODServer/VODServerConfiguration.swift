@@ -33,6 +33,8 @@ public struct VODServerConfiguration: Sendable {
     public var jobTimeLimit: JobTimeLimit
     /// How long SIGTERM waits for requests in flight before cancelling them.
     public var shutdownTimeout: Duration
+    /// How many bytes of recently served segments are kept in memory; 0 streams every segment from disk.
+    public var segmentCacheSize: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -48,7 +50,8 @@ public struct VODServerConfiguration: Sendable {
         minimumBodyRate: Int = 16 * 1024,
         maxHeaderSize: Int = 32 * 1024,
         jobTimeLimit: JobTimeLimit = JobTimeLimit(),
-        shutdownTimeout: Duration = .seconds(10)
+        shutdownTimeout: Duration = .seconds(10),
+        segmentCacheSize: Int = 256 * 1024 * 1024
     ) {
         self.host = host
         self.port = port
@@ -64,5 +67,6 @@ public struct VODServerConfiguration: Sendable {
         self.maxHeaderSize = maxHeaderSize
         self.jobTimeLimit = jobTimeLimit
         self.shutdownTimeout = shutdownTimeout
+        self.segmentCacheSize = segmentCacheSize
     }
 }

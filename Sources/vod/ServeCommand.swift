@@ -10,8 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
-            VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT and \
-            VOD_SHUTDOWN_TIMEOUT. \
+            VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
+            VOD_SHUTDOWN_TIMEOUT and VOD_SEGMENT_CACHE_SIZE. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -50,6 +50,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var shutdownTimeout: Double?
 
+    @Option(help: ArgumentHelp(
+        "Memory for recently served segments, such as 256M; 0 reads every segment from disk (env VOD_SEGMENT_CACHE_SIZE; default 256M).",
+        valueName: "size"))
+    var segmentCacheSize: String?
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var security: SecurityOptions
@@ -60,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard try resolvedJobTimeout().map({ $0 > 0 }) ?? true else { throw ValidationError("--job-timeout must be positive.") }
         guard try resolvedShutdownTimeout() >= 0 else { throw ValidationError("--shutdown-timeout cannot be negative.") }
         guard try resolvedMaxUploadSize() > 0 else { throw ValidationError("--max-upload-size must be positive.") }
+        _ = try resolvedSegmentCacheSize()
         guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
             throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
         }
@@ -79,7 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeout: .seconds(try security.resolvedIdleTimeout()),
             minimumBodyRate: try security.resolvedMinimumUploadRate(),
             jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
-            shutdownTimeout: .seconds(try resolvedShutdownTimeout())
+            shutdownTimeout: .seconds(try resolvedShutdownTimeout()),
+            segmentCacheSize: Int(try resolvedSegmentCacheSize())
         )
         let library = try storage.library()
         logger.info(
@@ -109,9 +116,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func resolvedMaxUploadSize() throws -> Int64 {
-        let text = maxUploadSize ?? environment("VOD_MAX_UPLOAD_SIZE") ?? "10G"
+        try Self.size(maxUploadSize ?? environment("VOD_MAX_UPLOAD_SIZE") ?? "10G", of: "upload")
+    }
+
+    private func resolvedSegmentCacheSize() throws -> Int64 {
+        try Self.size(segmentCacheSize ?? environment("VOD_SEGMENT_CACHE_SIZE") ?? "256M", of: "segment cache")
+    }
+
+    private static func size(_ text: String, of what: String) throws -> Int64 {
         guard let size = ByteSize.parse(text) else {
-            throw ValidationError("Invalid upload size '\(text)'; use bytes or a number with K, M or G, such as 500M.")
+            throw ValidationError("Invalid \(what) size '\(text)'; use bytes or a number with K, M or G, such as 500M.")
         }
         return size
     }

@@ -29,7 +29,7 @@ import VODTestSupport
         let item = try await test.addReady()
         let other = try await test.addReady(title: "other")
         try Traps.plant(test, item: item.id, other: other.id)
-        let files = StreamFiles(catalog: test.catalog)
+        let files = StreamFiles(catalog: test.catalog, segmentCacheSize: 1 << 20)
         let root = try #require(realpath(test.library.outputFolder(for: item.id), nil).map { String(cString: $0) })
         let ownPlaylists = [TestLibrary.variant, TestLibrary.iframes, TestLibrary.master].map { Array($0.utf8) }
         var generator = FuzzRun.generator(seed: 0x7A7E_5AFE)

@@ -4,7 +4,7 @@ extension MediaController {
     /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
         let file = try await streamFiles.master(id: try Self.id(context))
-        return try await file.response(to: request, context: context)
+        return try await file.response(to: request, context: context, segments: streamFiles.segments)
     }
 
     /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
@@ -12,7 +12,7 @@ extension MediaController {
         let components = context.parameters.getCatchAll()
         let file = try await streamFiles.file(id: try Self.id(context), components: components)
         do {
-            return try await file.response(to: request, context: context)
+            return try await file.response(to: request, context: context, segments: streamFiles.segments)
         } catch let error as HTTPError where error.status == .notFound {
             throw APIError.segmentNotFound(components.joined(separator: "/"))
         }

@@ -4,7 +4,8 @@ import Hummingbird
 extension StreamFile {
     /// Where a segment becomes a response: answers GET and HEAD with validators, conditional requests (304),
     /// byte ranges (206, 416), long-lived caching and, for playlists, gzip when the client accepts it.
-    func response(to request: Request, context: some RequestContext) async throws -> Response {
+    /// Segments come from `segments`, the memory cache, when they fit in it, and are streamed from disk otherwise.
+    func response(to request: Request, context: some RequestContext, segments: SegmentCache) async throws -> Response {
         let gzipped: ByteBuffer? =
             if case .memory(_, let gzipped) = content, request.headers[.range] == nil, Self.acceptsGzip(request) {
                 gzipped
@@ -42,15 +43,18 @@ extension StreamFile {
         }
         headers[.contentLength] = "\(size == 0 ? 0 : range.count)"
         guard request.method != .head, size > 0 else { return Response(status: status, headers: headers, body: .init()) }
-        return Response(status: status, headers: headers, body: try await body(range, context: context))
+        return Response(status: status, headers: headers, body: try await body(range, context: context, segments: segments))
     }
 
-    private func body(_ range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
+    private func body(_ range: ClosedRange<Int>, context: some RequestContext, segments: SegmentCache) async throws -> ResponseBody {
         switch content {
         case .memory(let buffer, _):
-            .init(byteBuffer: buffer.getSlice(at: range.lowerBound, length: range.count)!)
+            return .init(byteBuffer: buffer.getSlice(at: range.lowerBound, length: range.count)!)
         case .disk(let path):
-            try await FileIO().loadFile(path: path, range: range, context: context)
+            if let bytes = try await segments.bytes(of: path, size: size) {
+                return .init(byteBuffer: bytes.getSlice(at: range.lowerBound, length: range.count)!)
+            }
+            return try await FileIO().loadFile(path: path, range: range, context: context)
         }
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 import VODCatalog
 
 /// Finds the files of ready items' renditions and keeps what it learned: a ready item's renditions never
-/// change, so its folder, its playlists and the metadata of its segments are cached in memory.
+/// change, so its folder, its playlists and the metadata of its segments are cached in memory, and the bytes
+/// of its recently served segments in `segments`.
 ///
 /// Only files inside the item's own output folder are served: path components are checked against a strict
 /// pattern and the resolved real path, symlinks followed, must still lie inside that folder.
@@ -15,9 +16,14 @@ final class StreamFiles: Sendable {
     private let catalog: any MediaCatalog
     private let roots = Mutex<[Int64: String]>([:])
     private let files = Mutex<[String: StreamFile]>([:])
+    /// The bytes of recently served segments.
+    let segments: SegmentCache
 
-    init(catalog: any MediaCatalog) {
+    /// Serves the renditions of `catalog`'s ready items, holding up to `segmentCacheSize` bytes of segments
+    /// in memory.
+    init(catalog: any MediaCatalog, segmentCacheSize: Int) {
         self.catalog = catalog
+        segments = SegmentCache(capacity: segmentCacheSize)
     }
 
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.
@@ -45,7 +51,7 @@ final class StreamFiles: Sendable {
 
     /// Forgets item `id`, deleted or no longer ready.
     func forget(id: Int64) {
-        roots.withLock { _ = $0.removeValue(forKey: id) }
+        if let root = roots.withLock({ $0.removeValue(forKey: id) }) { segments.forget(prefix: root + "/") }
         files.withLock { files in files = files.filter { !$0.key.hasPrefix("\(id)/") } }
     }
 
