@@ -8,7 +8,6 @@ import VODFFmpeg
 final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
-    private var head = 0
     private var isClosed = false
     private let capacity: Int
     private let cancellation: CancellationFlag
@@ -22,7 +21,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     func push(_ element: Element) throws {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity {
+        while items.count >= capacity {
             try cancellation.check("queue")
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
         }
@@ -38,21 +37,18 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Takes the oldest element, waiting while the queue is empty; nil once closed and drained.
+    /// Takes the oldest element, waiting while the queue is empty; nil once closed and drained. The queue keeps
+    /// no reference to what it handed out, so a decoded picture goes back to the decoder's pool as soon as its
+    /// consumer is done with it.
     func pop() throws -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count {
+        while items.isEmpty {
             if isClosed { return nil }
             try cancellation.check("queue")
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
         }
-        let element = items[head]
-        head += 1
-        if head > 64, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        let element = items.removeFirst()
         condition.broadcast()
         return element
     }
