@@ -3,7 +3,8 @@ import CFFmpeg
 /// Owns a `SwsContext` that scales and converts pictures of one size and format to another.
 public final class Scaler: @unchecked Sendable {
     private let context: OpaquePointer
-    private var previous: Frame?
+    /// Output pictures kept for reuse; one is reused once nobody else holds a reference to it.
+    private var outputs: [Frame] = []
     /// The output width.
     public let width: Int32
     /// The output height.
@@ -36,6 +37,9 @@ public final class Scaler: @unchecked Sendable {
         self.sourceFormat = sourceFormat
     }
 
+    /// Enough for a picture being encoded plus those queued for the rungs scaled from it.
+    private static let keptOutputs = 4
+
     deinit { sws_freeContext(context) }
 
     /// Scales `source` into a frame that keeps the source timestamp.
@@ -44,11 +48,11 @@ public final class Scaler: @unchecked Sendable {
     /// the picture has released it), so steady-state scaling allocates nothing.
     public func scale(_ source: Frame) throws -> Frame {
         let output: Frame
-        if let previous, av_frame_is_writable(previous.pointer) != 0 {
-            output = previous
+        if let free = outputs.first(where: { av_frame_is_writable($0.pointer) != 0 }) {
+            output = free
         } else {
             output = try Frame.video(width: width, height: height, format: format)
-            previous = output
+            if outputs.count < Self.keptOutputs { outputs.append(output) }
         }
         try check(sws_scale_frame(context, output.pointer, source.pointer), "scale")
         output.pts = source.pts

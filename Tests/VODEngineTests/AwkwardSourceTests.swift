@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VODConformance
-import VODEngine
+@testable import VODEngine
 import VODTestSupport
 
 /// Sources that are legal but unusual each give a valid, playable ladder.
@@ -58,12 +58,7 @@ struct AwkwardSourceTests {
     @Test(arguments: [90, 270])
     func rotationMetadataIsAppliedAsFFmpegAppliesIt(tag: Int) async throws {
         let directory = try TemporaryDirectory()
-        var source = SyntheticClip(width: 640, height: 360, duration: 2)
-        // White top half, black bottom half, so the direction of the turn shows.
-        source.videoSource = "color=white:size=SIZE:rate=RATE:duration=DURATION"
-        source.extraArguments = ["-vf", "drawbox=y=180:w=640:h=180:color=black:t=fill"]
-        source.rotationTag = tag
-        let clip = try source.make(in: directory.url)
+        let clip = try halfWhiteClip(rotationTag: tag, in: directory)
         let probe = try MediaProber.probe(path: clip)
         #expect(probe.video?.rotation == 90 || probe.video?.rotation == 270)
         #expect(probe.video.map { "\($0.displayWidth)x\($0.displayHeight)" } == "360x640")
@@ -75,8 +70,29 @@ struct AwkwardSourceTests {
         // ffmpeg's command line turns pictures by their display matrix on its own: that is the reference.
         let expected = try grayFrame(["-i", clip])
         #expect(ours.count == 360 * 640 && expected.count == ours.count)
-        let difference = zip(ours, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(ours.count, 1)
-        #expect(difference < 8, "the picture is turned as ffmpeg turns it")
+        #expect(meanDifference(ours, expected) < 8, "the picture is turned as ffmpeg turns it")
+    }
+
+    /// A rung scaled from a larger rung's picture (see ScaleCascade) is turned once, like every other rung.
+    @Test func aRungScaledFromAnotherRungsPictureIsTurnedLikeTheSource() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try halfWhiteClip(rotationTag: 90, in: directory)
+        let ladder = [Rung(name: "120p", width: 212, height: 120, bitrate: 150_000),
+                      Rung(name: "240p", width: 426, height: 240, bitrate: 300_000)]
+        let plan = try LadderPlanner.plan(ladder: ladder, displayWidth: 360, displayHeight: 640)
+        #expect(ScaleCascade.feeders(of: plan, sourceWidth: 360, sourceHeight: 640) == [1, nil], "120p comes from 240p")
+
+        let result = try await transcodeAndPlay(clip, in: directory, ladder: ladder)
+        #expect(result.variants.map { "\($0.width)x\($0.height)" } == plan.map { "\($0.width)x\($0.height)" })
+        #expect(result.variants.allSatisfy { $0.height > $0.width }, "portrait")
+        for variant in result.variants {
+            let segment = result.masterPlaylist.deletingLastPathComponent()
+                .appendingPathComponent("\(variant.name)/segment_000.ts").path
+            let ours = try grayFrame(["-i", segment])
+            let expected = try grayFrame(["-i", clip, "-vf", "scale=\(variant.width):\(variant.height)"])
+            #expect(ours.count == variant.width * variant.height && expected.count == ours.count)
+            #expect(meanDifference(ours, expected) < 8, "\(variant.width)x\(variant.height) is turned as ffmpeg turns it")
+        }
     }
 
     @Test func probeReportsStreams() throws {
@@ -92,8 +108,10 @@ struct AwkwardSourceTests {
         #expect(abs((probe.duration ?? 0) - 1) < 0.1)
     }
 
-    private func transcodeAndPlay(_ clip: String, in directory: TemporaryDirectory) async throws -> TranscodeResult {
-        let result = try await Transcoder(options: TranscodeOptions(preset: "superfast"))
+    private func transcodeAndPlay(
+        _ clip: String, in directory: TemporaryDirectory, ladder: [Rung] = Rung.defaultLadder
+    ) async throws -> TranscodeResult {
+        let result = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "superfast"))
             .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         let report = HLSConformance.check(masterURL: result.masterPlaylist)
         #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")
@@ -106,6 +124,19 @@ struct AwkwardSourceTests {
     private func firstVideoStream(of result: TranscodeResult) throws -> IndependentPlayers.ProbedStream {
         let url = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent(result.variants[0].playlist)
         return try #require(try IndependentPlayers.streams(at: url.path).first { $0.codec_type == "video" })
+    }
+
+    /// A 640x360 clip with a white top half and a black bottom half, so the direction of a turn shows.
+    private func halfWhiteClip(rotationTag: Int, in directory: TemporaryDirectory) throws -> String {
+        var source = SyntheticClip(width: 640, height: 360, duration: 2)
+        source.videoSource = "color=white:size=SIZE:rate=RATE:duration=DURATION"
+        source.extraArguments = ["-vf", "drawbox=y=180:w=640:h=180:color=black:t=fill"]
+        source.rotationTag = rotationTag
+        return try source.make(in: directory.url)
+    }
+
+    private func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(a.count, 1)
     }
 
     /// The first frame of an input as 8-bit gray pixels, decoded by ffmpeg.

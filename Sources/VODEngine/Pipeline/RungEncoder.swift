@@ -63,14 +63,20 @@ final class RungEncoder: @unchecked Sendable {
     }
 
     /// Encodes everything from `queue` until it closes, then flushes and returns the finished rendition.
-    func run(queue: BoundedQueue<RungInput>) throws -> Rendition {
+    ///
+    /// `followers` are the queues of smaller rungs scaled from this rung's picture: they get that picture,
+    /// before rotation, and every audio packet, in the order this rung gets them.
+    func run(queue: BoundedQueue<RungInput>, followers: [BoundedQueue<RungInput>] = []) throws -> Rendition {
         var frames: Int64 = 0
         while let input = try queue.pop() {
             switch input {
             case .audio(let packet):
+                for follower in followers { try follower.push(.audio(try packet.reference())) }
                 segmenter.add(audio: packet)
             case .video(let frame, let isKeyframe):
-                let picture = try prepare(frame)
+                let scaled = try scale(frame)
+                for follower in followers { try follower.push(.video(try scaled.reference(), isKeyframe: isKeyframe)) }
+                let picture = rotation == 0 ? scaled : try PictureRotator.rotate(scaled, clockwise: rotation)
                 picture.pts = frame.pts
                 picture.pointer.pointee.pict_type = isKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
                 try encoder.send(picture)
@@ -78,6 +84,7 @@ final class RungEncoder: @unchecked Sendable {
                 frames = frame.pts + 1
             }
         }
+        followers.forEach { $0.close() }
         try encoder.send(nil as Frame?)
         try drain()
         let end = frameRate.time(ofFrame: frames)
@@ -89,22 +96,19 @@ final class RungEncoder: @unchecked Sendable {
                          audioCodec: audioCodec, frameRate: frameRate.framesPerSecond)
     }
 
-    /// Scales the picture to the rung's size and format, then turns it upright; shares it when it already fits.
-    private func prepare(_ frame: Frame) throws -> Frame {
+    /// Scales the picture to the rung's size (before rotation) and format; shares it when it already fits.
+    private func scale(_ frame: Frame) throws -> Frame {
         let turned = rotation % 180 != 0
         let width = Int32(turned ? rung.height : rung.width)
         let height = Int32(turned ? rung.width : rung.height)
-        var picture = frame
-        if frame.width != width || frame.height != height || frame.pixelFormat != AV_PIX_FMT_YUV420P {
-            if scaler == nil || scaler?.sourceWidth != frame.width || scaler?.sourceHeight != frame.height
-                || scaler?.sourceFormat != frame.pixelFormat {
-                scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, AV_PIX_FMT_YUV420P)
-            }
-            picture = try scaler!.scale(frame)
-        } else {
-            picture = try frame.reference()
+        guard frame.width != width || frame.height != height || frame.pixelFormat != AV_PIX_FMT_YUV420P else {
+            return try frame.reference()
         }
-        return rotation == 0 ? picture : try PictureRotator.rotate(picture, clockwise: rotation)
+        if scaler == nil || scaler?.sourceWidth != frame.width || scaler?.sourceHeight != frame.height
+            || scaler?.sourceFormat != frame.pixelFormat {
+            scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, AV_PIX_FMT_YUV420P)
+        }
+        return try scaler!.scale(frame)
     }
 
     private func drain() throws {

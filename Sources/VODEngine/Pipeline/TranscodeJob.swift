@@ -41,14 +41,17 @@ final class TranscodeJob: @unchecked Sendable {
                                    directory: directory, cancellation: cancellation)
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
+        let feeders = ScaleCascade.feeders(of: plan, sourceWidth: video.displayWidth, sourceHeight: video.displayHeight)
+        let fromSource = queues.indices.filter { feeders[$0] == nil }.map { queues[$0] }
         let results = Mutex<[String: Rendition]>([:])
         let finished = DispatchGroup()
-        for (rung, queue) in zip(rungs, queues) {
+        for (index, (rung, queue)) in zip(rungs, queues).enumerated() {
+            let followers = queues.indices.filter { feeders[$0] == index }.map { queues[$0] }
             finished.enter()
             let thread = Thread { [self] in
                 defer { finished.leave() }
                 do {
-                    let rendition = try rung.run(queue: queue)
+                    let rendition = try rung.run(queue: queue, followers: followers)
                     results.withLock { $0[rendition.rung.name] = rendition }
                     progress.complete(rung: rendition.rung.name)
                 } catch {
@@ -63,17 +66,17 @@ final class TranscodeJob: @unchecked Sendable {
         do {
             duration = try source.run(
                 video: { frame, isKeyframe in
-                    for queue in queues { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
+                    for queue in fromSource { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
                 },
                 audio: { packet in
-                    for queue in queues { try queue.push(.audio(try packet.reference())) }
+                    for queue in fromSource { try queue.push(.audio(try packet.reference())) }
                 },
                 progress: progress.advance
             )
         } catch {
             fail(error)
         }
-        queues.forEach { $0.close() }
+        fromSource.forEach { $0.close() }
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
         let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
