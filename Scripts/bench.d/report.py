@@ -235,7 +235,9 @@ class Report:
                   "(all planes) of ffmpeg's `psnr` filter for each rung, read back through its media playlist, "
                   "against the source scaled to the rung's size with bicubic; Y-only PSNR: {psnr_y}."),
             ("b", "**b.** `wrk` on loopback with {wrk}, against `vod serve` (`/api/media/$ID/stream/<rung>/...`) and "
-                  "against nginx {nginx_note}, both serving the rendition that section d produced. The segment is "
+                  "against nginx {nginx_note}, both serving the rendition that section d produced; `vod serve` is "
+                  "started afresh on that catalog, so it is idle (nothing queued) like nginx, with its default "
+                  "256 MiB segment cache. The segment is "
                   "`{segment}` ({segment_bytes} bytes), the playlist `{playlist}` ({playlist_bytes} bytes); both "
                   "servers were checked to return the same bytes before measuring."),
             ("c", "**c.** A {body} body of zeros (a sparse file, so the client reads it without touching the disk) "
@@ -246,7 +248,7 @@ class Report:
                   "started server. The disk bound is `dd` writing the same amount to the same folder without "
                   "fsync, like the server; `sync` runs between runs. The client bound is the same curl command into a "
                   "loopback socket that reads and discards the body (`Scripts/bench.d/helpers.py http-sink`)."),
-            ("d", "**d.** A {clip} uploaded with curl to a server started for the bench (1 worker); times are "
+            ("d", "**d.** A {clip} uploaded with curl to a server started for each run (1 worker); times are "
                   "measured from curl's return, polling `GET /api/media/$ID` every 0.2 s and the output folder "
                   "every 20 ms (including the engine's hidden staging folder) for the first `segment_*.ts` to be created "
                   "(the engine creates a segment's file when the segment starts) and to be complete (the next "
