@@ -43,6 +43,7 @@ final class TranscodeJob: @unchecked Sendable {
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
         let feeders = ScaleCascade.feeders(of: plan, sourceWidth: video.displayWidth, sourceHeight: video.displayHeight)
         let fromSource = queues.indices.filter { feeders[$0] == nil }.map { queues[$0] }
+        let largest = RungPriority.largest(of: plan)
         let results = Mutex<[String: Rendition]>([:])
         let finished = DispatchGroup()
         for (index, (rung, queue)) in zip(rungs, queues).enumerated() {
@@ -50,6 +51,7 @@ final class TranscodeJob: @unchecked Sendable {
             finished.enter()
             let thread = Thread { [self] in
                 defer { finished.leave() }
+                if index != largest { RungPriority.yieldToLargestRung() }
                 do {
                     let rendition = try rung.run(queue: queue, followers: followers)
                     results.withLock { $0[rendition.rung.name] = rendition }

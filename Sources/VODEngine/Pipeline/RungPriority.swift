@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which rung gets the CPU first when the rungs compete for it.
+///
+/// The largest rung is the critical path: its encoder has the most work and the least parallelism, and the
+/// decoder runs only as far ahead of it as its queue allows. The other rungs run at a lower priority, so they
+/// take the time the largest rung leaves (while its frame threads wait on each other, say) instead of slowing
+/// it down. They cannot fall behind for long: once a smaller rung's queue is full, the decoder, and with it
+/// the largest rung, waits for it.
+enum RungPriority {
+    /// How many nice steps below the largest rung the other rungs run.
+    static let niceness: Int32 = 5
+
+    /// Lowers the priority of the calling thread, and of the threads it starts from now on, by `niceness`.
+    /// On Linux a thread has a priority of its own, so the rest of the process is not affected.
+    static func yieldToLargestRung() {
+        #if canImport(Glibc)
+        _ = nice(niceness)
+        #endif
+    }
+
+    /// The index of the rung with the most pixels, which keeps the normal priority.
+    static func largest(of plan: [PlannedRung]) -> Int? {
+        plan.indices.max { plan[$0].width * plan[$0].height < plan[$1].width * plan[$1].height }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import VODEngine
+
+/// The smaller rungs give way to the largest one, thread by thread.
+@Suite struct RungPriorityTests {
+    @Test func theLargestRungIsTheOneWithTheMostPixels() throws {
+        let plan = try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 3840, displayHeight: 2160)
+        #expect(RungPriority.largest(of: plan).map { plan[$0].name } == "4k")
+        let portrait = try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 1080, displayHeight: 1920)
+        #expect(RungPriority.largest(of: portrait).map { portrait[$0].name } == "1080p")
+    }
+
+    @Test func yieldingLowersTheCallingThreadOnly() throws {
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let inside = Mutex<(Int32, Int32)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            RungPriority.yieldToLargestRung()
+            inside.withLock { $0 = (own, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let (own, lowered) = try #require(inside.withLock { $0 })
+        #expect(lowered == min(own + RungPriority.niceness, 19), "the rung's thread runs \(RungPriority.niceness) nice steps lower")
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before, "other threads keep their priority")
+    }
+}
