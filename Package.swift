@@ -25,8 +25,8 @@ let package = Package(
         // FFmpeg 5.1 C libraries, with a small shim for macros Swift cannot import.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         // Swift owners for FFmpeg objects: each C object is freed exactly once.
         .target(name: "VODFFmpeg", dependencies: ["CFFmpeg"]),

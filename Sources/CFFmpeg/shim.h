@@ -5,17 +5,25 @@
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <libavutil/avutil.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
+#include <libavutil/dovi_meta.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
 
 /// `AVERROR(e)`: FFmpeg's negative error code for a POSIX errno value.
 static inline int vod_averror(int posixError) { return AVERROR(posixError); }
@@ -47,5 +55,75 @@ static inline double vod_stream_rotation(const AVStream *stream) {
     double rotation = av_display_rotation_get((const int32_t *)matrix);
     return rotation != rotation ? 0 : rotation;
 }
+
+/// The Dolby Vision configuration of a stream: its profile and base-layer compatibility id, or -1 for both
+/// when the stream carries no Dolby Vision configuration record.
+static inline void vod_stream_dolby_vision(const AVStream *stream, int *profile, int *compatibility) {
+    const AVDOVIDecoderConfigurationRecord *record =
+        (const AVDOVIDecoderConfigurationRecord *)av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, NULL);
+    *profile = record ? record->dv_profile : -1;
+    *compatibility = record ? record->dv_bl_signal_compatibility_id : -1;
+}
+
+/// The brightest light level a stream declares, in cd/m²: its content light level (MaxCLL), else its
+/// mastering display's peak, else 0.
+static inline double vod_stream_peak_luminance(const AVStream *stream) {
+    const AVContentLightMetadata *light =
+        (const AVContentLightMetadata *)av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, NULL);
+    if (light && light->MaxCLL > 0) return light->MaxCLL;
+    const AVMasteringDisplayMetadata *mastering =
+        (const AVMasteringDisplayMetadata *)av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, NULL);
+    if (mastering && mastering->has_luminance && mastering->max_luminance.den > 0)
+        return av_q2d(mastering->max_luminance);
+    return 0;
+}
+
+/// Where FFmpeg's error messages about one codec are kept, so a failure can say in words what went wrong.
+/// A codec context points at one through its `opaque` field; frame-thread copies of the context share it.
+typedef struct VODLogCapture {
+    pthread_mutex_t lock;
+    char message[256];
+} VODLogCapture;
+
+static inline void vod_log_callback(void *context, int level, const char *format, va_list arguments) {
+    if (level <= AV_LOG_ERROR && context && *(const AVClass **)context == avcodec_get_class()) {
+        VODLogCapture *capture = (VODLogCapture *)((AVCodecContext *)context)->opaque;
+        if (capture) {
+            char line[256];
+            va_list copy;
+            va_copy(copy, arguments);
+            vsnprintf(line, sizeof line, format, copy);
+            va_end(copy);
+            size_t length = strcspn(line, "\n");
+            line[length] = 0;
+            if (length > 0) {
+                pthread_mutex_lock(&capture->lock);
+                memcpy(capture->message, line, length + 1);
+                pthread_mutex_unlock(&capture->lock);
+            }
+        }
+    }
+    av_log_default_callback(context, level, format, arguments);
+}
+
+/// Sends FFmpeg's log through `vod_log_callback`: codec errors are kept where their context points, and
+/// everything still goes to FFmpeg's default logger.
+static inline void vod_install_log_callback(void) { av_log_set_callback(vod_log_callback); }
+
+/// Copies the last error message kept in `capture` into `buffer` (empty when there is none).
+static inline void vod_log_capture_read(VODLogCapture *capture, char *buffer, size_t size) {
+    pthread_mutex_lock(&capture->lock);
+    snprintf(buffer, size, "%s", capture->message);
+    pthread_mutex_unlock(&capture->lock);
+}
+
+/// Prepares a capture for use.
+static inline void vod_log_capture_init(VODLogCapture *capture) {
+    pthread_mutex_init(&capture->lock, NULL);
+    capture->message[0] = 0;
+}
+
+/// Releases a capture's lock.
+static inline void vod_log_capture_destroy(VODLogCapture *capture) { pthread_mutex_destroy(&capture->lock); }
 
 #endif

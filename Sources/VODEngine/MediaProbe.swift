@@ -12,6 +12,8 @@ public struct MediaProbe: Sendable, Codable, Equatable {
     public var audio: AudioStreamInfo?
     /// Every stream in the file.
     public var streams: [StreamInfo]
+    /// What came in, summarised for people; nil without video.
+    public var source: SourceSummary?
 }
 
 /// A stream of any type in a probed file.
@@ -45,6 +47,14 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var displayWidth: Int
     /// The height shown to the viewer: rotation and sample aspect ratio applied.
     public var displayHeight: Int
+    /// The codec profile, such as `High` or `Main 10`.
+    public var profile: String?
+    /// Bits per sample of the decoded picture.
+    public var bitDepth: Int?
+    /// `pq`, `hlg` or `dolby-vision`; nil for SDR.
+    public var hdr: DynamicRange?
+    /// Whether the container or codec says the pictures are interlaced.
+    public var interlaced: Bool?
 }
 
 /// The audio stream of a probed file.

@@ -32,14 +32,17 @@ public enum MediaProber {
                 codec: String(cString: avcodec_get_name(parameters.codec_id))
             )
         }
-        return MediaProbe(
+        let video = input.bestStream(AVMEDIA_TYPE_VIDEO)
+        var probe = MediaProbe(
             container: input.formatName,
             duration: input.duration,
             bitRate: input.bitRate.map { Int($0) },
-            video: input.bestStream(AVMEDIA_TYPE_VIDEO).flatMap(videoInfo),
-            audio: input.bestStream(AVMEDIA_TYPE_AUDIO).map(audioInfo),
+            video: video.flatMap(videoInfo),
+            audio: input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: video).map(audioInfo),
             streams: streams
         )
+        probe.source = SourceSummary(probe)
+        return probe
     }
 
     private static func videoInfo(_ stream: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo? {
@@ -56,6 +59,7 @@ public enum MediaProber {
         var displayHeight = Int(parameters.height)
         if rotation == 90 || rotation == 270 { swap(&displayWidth, &displayHeight) }
         let pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)).map { String(cString: $0) }
+        let picture = StreamPicture(stream: stream)
         return VideoStreamInfo(
             index: Int(stream.pointee.index),
             codec: String(cString: avcodec_get_name(parameters.codec_id)),
@@ -67,7 +71,11 @@ public enum MediaProber {
             frameRateRational: "\(rate.num)/\(rate.den)",
             pixelFormat: pixelFormat ?? "unknown",
             displayWidth: displayWidth,
-            displayHeight: displayHeight
+            displayHeight: displayHeight,
+            profile: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
+            bitDepth: av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format)).map { Int($0.pointee.comp.0.depth) },
+            hdr: picture.dynamicRange,
+            interlaced: picture.fieldOrder != nil
         )
     }
 
@@ -80,7 +88,7 @@ public enum MediaProber {
             codec: String(cString: avcodec_get_name(parameters!.pointee.codec_id)),
             sampleRate: Int(parameters!.pointee.sample_rate),
             channels: Int(parameters!.pointee.ch_layout.nb_channels),
-            channelLayout: described > 0 ? String(decoding: layout.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+            channelLayout: described > 0 ? String(cBuffer: layout) : "unknown"
         )
     }
 
@@ -91,10 +99,15 @@ public enum MediaProber {
         return ((quarterTurns % 4) + 4) % 4 * 90
     }
 
-    /// The stream's average frame rate, falling back to FFmpeg's guess of the real base rate.
+    /// The stream's average frame rate, falling back to FFmpeg's guess of the real base rate from the
+    /// timestamps. A container's declared average can be absurd (a Matroska default duration of 1 ms reads as
+    /// 1000 fps); above 120 fps the smaller guess from the timestamps wins.
     static func frameRate(of stream: UnsafeMutablePointer<AVStream>) -> AVRational {
         let average = stream.pointee.avg_frame_rate
-        if average.num > 0, average.den > 0 { return average }
-        return stream.pointee.r_frame_rate
+        let guess = stream.pointee.r_frame_rate
+        let valid = { (rate: AVRational) in rate.num > 0 && rate.den > 0 }
+        guard valid(average) else { return guess }
+        if av_q2d(average) > 120, valid(guess), av_q2d(guess) < av_q2d(average) { return guess }
+        return average
     }
 }

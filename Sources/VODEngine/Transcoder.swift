@@ -71,7 +71,10 @@ public struct Transcoder: Sendable {
                                    totalBytes: OutputFolder.size(of: output.destination))
         } catch {
             try? FileManager.default.removeItem(at: staging)
-            if cancellation.isCancelled, (error as? FFmpegError)?.isCancellation ?? true { throw CancellationError() }
+            // A failing stage also sets the flag to stop the others; only a stop from outside is a cancellation.
+            if cancellation.isCancelled, (error as? FFmpegError)?.isCancellation ?? (error is CancellationError) {
+                throw CancellationError()
+            }
             throw error
         }
     }

@@ -4,15 +4,34 @@ import CFFmpeg
 public final class Codec: @unchecked Sendable {
     /// The owned codec context.
     public let context: UnsafeMutablePointer<AVCodecContext>
+    /// Where FFmpeg's log callback keeps this codec's last error message.
+    private let logCapture: UnsafeMutablePointer<VODLogCapture>
 
     private init(codec: UnsafePointer<AVCodec>) throws {
         guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory("allocate codec") }
         self.context = context
+        logCapture = .allocate(capacity: 1)
+        vod_log_capture_init(logCapture)
+        context.pointee.opaque = UnsafeMutableRawPointer(logCapture)
     }
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&owned)
+        vod_log_capture_destroy(logCapture)
+        logCapture.deallocate()
+    }
+
+    /// The codec's short name, such as `h264` or `vp9`.
+    public var name: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
+
+    /// The last error FFmpeg logged about this codec, such as `Invalid frame marker`, once
+    /// `FFmpegLog.keepErrorsOnly()` has installed the log callback.
+    public var lastLoggedError: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        vod_log_capture_read(logCapture, &buffer, buffer.count)
+        let message = String(cBuffer: buffer)
+        return message.isEmpty ? nil : message
     }
 
     /// A decoder for a demuxed stream, opened and ready for packets.

@@ -54,7 +54,7 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable, Equatable {
     public static func message(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         vod_error_string(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cBuffer: buffer)
     }
 }
 

@@ -57,11 +57,18 @@ public final class InputFile: @unchecked Sendable {
         (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
     }
 
-    /// The best stream of a type, as FFmpeg chooses it, or nil.
-    public func bestStream(_ type: AVMediaType) -> UnsafeMutablePointer<AVStream>? {
-        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+    /// The best stream of a type, as FFmpeg chooses it, or nil. With `related`, only streams of the same
+    /// program count: the audio of a transport stream's program whose video is transcoded.
+    public func bestStream(_ type: AVMediaType, relatedTo related: UnsafeMutablePointer<AVStream>? = nil)
+        -> UnsafeMutablePointer<AVStream>? {
+        let index = av_find_best_stream(context, type, -1, related.map { $0.pointee.index } ?? -1, nil, 0)
         guard index >= 0 else { return nil }
         return context.pointee.streams[Int(index)]
+    }
+
+    /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.
+    public func discardStreams(except kept: [UnsafeMutablePointer<AVStream>]) {
+        for stream in streams where !kept.contains(stream) { stream.pointee.discard = AVDISCARD_ALL }
     }
 
     /// Reads the next packet, or returns false at the end of the file.

@@ -53,6 +53,7 @@ enum PlaylistWriter {
     }
 
     /// The master playlist: one variant per rendition in ascending bandwidth, then one I-frame stream each.
+    /// Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
     static func master(_ renditions: [Rendition], targetDuration: Int) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         let ordered = renditions.sorted {
@@ -65,7 +66,8 @@ enum PlaylistWriter {
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-                    + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(rendition.codecs)\""
+                    + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(rendition.codecs)\","
+                    + "VIDEO-RANGE=SDR"
             )
             lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
         }

@@ -29,6 +29,9 @@ final class AudioEncoderStage {
         packet = try Packet()
     }
 
+    /// Where the audio received so far ends on the video timeline, in seconds.
+    var queuedDuration: Double { Double(queuedSamples) / Double(Self.sampleRate) }
+
     /// Takes a decoded frame starting at `time` seconds on the video timeline, or right after the previous
     /// frame when its time is unknown.
     func push(_ frame: Frame, time: Double?, emit: (Packet) throws -> Void) throws {

@@ -7,13 +7,15 @@ struct FrameRate: Sendable {
     /// Seconds between IDR frames.
     let keyframeInterval: Double
 
-    /// The source's rate, halved until it is at most 60 fps; 30 fps when the source does not say.
+    /// The source's rate divided by the smallest whole number that brings it to 60 fps or less (120 → 60,
+    /// 144 → 48), so output frames are a regular subset of the source's; 30 fps when the source does not say.
     init(source: AVRational, keyframeInterval: Double) {
         var rate = source
         if rate.num <= 0 || rate.den <= 0 || Double(rate.num) / Double(rate.den) < 1 {
             rate = AVRational(num: 30, den: 1)
         }
-        while Double(rate.num) / Double(rate.den) > 60 { rate = av_mul_q(rate, AVRational(num: 1, den: 2)) }
+        let divisor = (Double(rate.num) / Double(rate.den) / 60).rounded(.up)
+        if divisor > 1 { rate = av_mul_q(rate, AVRational(num: 1, den: Int32(min(divisor, Double(1 << 20))))) }
         var reduced = AVRational()
         av_reduce(&reduced.num, &reduced.den, Int64(rate.num), Int64(rate.den), 1 << 30)
         self.rate = reduced

@@ -19,9 +19,9 @@ struct FrameRateConverter {
         pendingEnd = max(time + duration, pendingEnd)
     }
 
-    /// Emits the last frame for as long as it is shown.
-    mutating func finish(emit: (Frame, Int64) throws -> Void) throws {
-        try emitPending(before: pendingEnd, emit: emit)
+    /// Emits the last frame for as long as it is shown, and at least until `end` seconds.
+    mutating func finish(until end: Double = 0, emit: (Frame, Int64) throws -> Void) throws {
+        try emitPending(before: max(pendingEnd, end), emit: emit)
         pending = nil
     }
 

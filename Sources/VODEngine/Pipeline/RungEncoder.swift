@@ -23,7 +23,7 @@ final class RungEncoder: @unchecked Sendable {
     private var scaler: Scaler?
     private let packet: Packet
 
-    init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, source: Codec, audio: Codec?,
+    init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: Codec?,
          options: TranscodeOptions, directory: URL, cancellation: CancellationFlag) throws {
         self.rung = rung
         self.rotation = rotation
@@ -46,9 +46,10 @@ final class RungEncoder: @unchecked Sendable {
             context.pointee.bit_rate = Int64(rung.bitrate)
             context.pointee.rc_max_rate = Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio)
             context.pointee.rc_buffer_size = Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds)
-            context.pointee.color_primaries = source.context.pointee.color_primaries
-            context.pointee.color_trc = source.context.pointee.color_trc
-            context.pointee.colorspace = source.context.pointee.colorspace
+            // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            context.pointee.colorspace = AVCOL_SPC_BT709
             context.pointee.color_range = AVCOL_RANGE_MPEG
         }
         audioCodec = audio.flatMap { codec in

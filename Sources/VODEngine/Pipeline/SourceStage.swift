@@ -6,19 +6,26 @@ import VODFFmpeg
 final class SourceStage {
     private let input: InputFile
     private let videoStream: UnsafeMutablePointer<AVStream>
-    /// The opened video decoder.
-    let videoDecoder: Codec
+    private let videoDecoder: Codec
     private let audioStream: UnsafeMutablePointer<AVStream>?
     private let audioDecoder: Codec?
     /// The AAC encoder stage, when the title has audio.
     let audio: AudioEncoderStage?
+    private let corrector: PictureCorrector
     private var converter: FrameRateConverter
-    private let zero: Double
+    /// The source time shown first: the first picture that decodes. Unknown until then.
+    private var zero: Double?
+    /// Audio decoded before the first picture, held until `zero` is known.
+    private var heldAudio: [Frame] = []
     private let sourceFrameDuration: Double
+    private var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
 
     /// The constant output frame rate.
     var frameRate: FrameRate { converter.frameRate }
+
+    /// The picture correction in use (deinterlacing, tone mapping, colour), once the first picture decoded.
+    var correction: PictureCorrection? { corrector.correction }
 
     init(input: InputFile, options: TranscodeOptions) throws {
         self.input = input
@@ -28,12 +35,14 @@ final class SourceStage {
             throw MediaError.unsupported("the file has no video stream; audio-only uploads are not transcoded")
         }
         videoStream = video
+        let picture = StreamPicture(stream: video)
+        try picture.checkConvertible()
+        corrector = try PictureCorrector(stream: picture, timeBase: video.pointee.time_base)
         videoDecoder = try Codec.decoder(for: video)
         let sourceRate = MediaProber.frameRate(of: video)
         converter = FrameRateConverter(frameRate: FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
-        zero = video.pointee.start_time != vod_nopts_value() ? Self.seconds(video.pointee.start_time, video.pointee.time_base) : 0
-        if let stream = input.bestStream(AVMEDIA_TYPE_AUDIO), let decoder = try? Codec.decoder(for: stream) {
+        if let stream = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: video), let decoder = try? Codec.decoder(for: stream) {
             audioStream = stream
             audioDecoder = decoder
             audio = try AudioEncoderStage(decoder: decoder, bitrate: options.audioBitrate)
@@ -42,6 +51,7 @@ final class SourceStage {
             audioDecoder = nil
             audio = nil
         }
+        input.discardStreams(except: [video, audioStream].compactMap { $0 })
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
@@ -54,52 +64,78 @@ final class SourceStage {
         let packet = try Packet()
         let frame = try Frame()
         try withoutActuallyEscaping(video) { video in
-            try decodeAll(packet: packet, frame: frame, emitVideo: { [frameRate] picture, index in
-                try video(picture, frameRate.isKeyframe(index))
-            }, sendAudio: sendAudio, progress: progress)
+            try withoutActuallyEscaping(sendAudio) { sendAudio in
+                let outputs = Outputs(video: { [frameRate] picture, index in
+                    try video(picture, frameRate.isKeyframe(index))
+                }, audio: sendAudio)
+                try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
+                if let audioDecoder {
+                    try decode(nil, with: audioDecoder, into: frame) { try self.pushAudio($0, outputs) }
+                }
+                // Audio and video end together: the last picture stays up while the audio goes on.
+                try converter.finish(until: audio?.queuedDuration ?? 0, emit: outputs.video)
+                guard converter.emittedDuration > 0 else { throw noPictureError() }
+                try audio?.finish(duration: converter.emittedDuration, emit: sendAudio)
+            }
         }
-        let duration = converter.emittedDuration
-        guard duration > 0 else { throw MediaError.invalid("no video frames could be decoded") }
-        if let audioDecoder, let audio {
-            try decode(nil, with: audioDecoder, into: frame) { try self.pushAudio($0, emit: sendAudio) }
-            try audio.finish(duration: duration, emit: sendAudio)
-        }
-        return duration
+        return converter.emittedDuration
     }
 
-    private func decodeAll(
-        packet: Packet, frame: Frame, emitVideo: (Frame, Int64) throws -> Void,
-        sendAudio: (Packet) throws -> Void, progress: (Double) -> Void
-    ) throws {
+    /// Where decoded media goes: output pictures with their frame index, and AAC packets.
+    private struct Outputs {
+        let video: (Frame, Int64) throws -> Void
+        let audio: (Packet) throws -> Void
+    }
+
+    private func decodeAll(packet: Packet, frame: Frame, outputs: Outputs, progress: (Double) -> Void) throws {
         let total = input.duration ?? 0
         while try input.read(into: packet) {
             defer { packet.unreference() }
             if packet.streamIndex == videoStream.pointee.index {
-                try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, emit: emitVideo) }
+                try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
             } else if let audioDecoder, let stream = audioStream, packet.streamIndex == stream.pointee.index {
-                try decode(packet, with: audioDecoder, into: frame) { try self.pushAudio($0, emit: sendAudio) }
+                try decode(packet, with: audioDecoder, into: frame) { try self.pushAudio($0, outputs) }
             }
         }
-        try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, emit: emitVideo) }
-        try converter.finish(emit: emitVideo)
+        try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
+        try corrector.finish { try self.show($0, outputs) }
     }
 
-    private func pushVideo(_ frame: Frame, emit: (Frame, Int64) throws -> Void) throws {
-        let timestamp = frame.bestEffortTimestamp
-        guard timestamp != vod_nopts_value() else { return }
-        let time = Self.seconds(timestamp, videoStream.pointee.time_base) - zero
-        let reported = Self.seconds(frame.pointer.pointee.pkt_duration, videoStream.pointee.time_base)
+    private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {
+        guard frame.bestEffortTimestamp != vod_nopts_value() else { return }
+        try corrector.push(frame) { try self.show($0, outputs) }
+    }
+
+    /// Places a corrected picture on the output timeline, which starts at the first picture shown.
+    private func show(_ picture: Frame, _ outputs: Outputs) throws {
+        let start = Self.seconds(picture.pts, videoStream.pointee.time_base)
+        if zero == nil {
+            zero = start
+            let held = heldAudio
+            heldAudio = []
+            for frame in held { try pushAudio(frame, outputs) }
+        }
+        let reported = Self.seconds(picture.pointer.pointee.pkt_duration, videoStream.pointee.time_base)
         let duration = reported > 0 && reported < 10 ? reported : sourceFrameDuration
-        try converter.push(try frame.reference(), time: time, duration: duration, emit: emit)
+        try converter.push(try picture.reference(), time: start - (zero ?? start), duration: duration, emit: outputs.video)
     }
 
-    private func pushAudio(_ frame: Frame, emit: (Packet) throws -> Void) throws {
+    private func pushAudio(_ frame: Frame, _ outputs: Outputs) throws {
         guard let audio, let stream = audioStream else { return }
+        guard let zero else {
+            heldAudio.append(try frame.reference())
+            if heldAudio.count > Self.heldAudioLimit { heldAudio.removeFirst() }
+            return
+        }
         let timestamp = frame.bestEffortTimestamp
         let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, stream.pointee.time_base) - zero
-        try audio.push(frame, time: time, emit: emit)
+        try audio.push(frame, time: time, emit: outputs.audio)
     }
+
+    /// Audio frames held while waiting for the first picture: about a minute of AAC. Older ones come before the
+    /// first picture, so they would be dropped anyway.
+    private static let heldAudioLimit = 3000
 
     /// Sends one packet (or nil to drain) and passes every decoded frame on. Corrupt packets are skipped, as a
     /// player would, unless most of the input is corrupt.
@@ -107,21 +143,42 @@ final class SourceStage {
         do {
             try decoder.send(packet)
         } catch let error as FFmpegError where !error.isCancellation && !error.isTryAgain {
-            decodeErrors += 1
-            if decodeErrors > 1000 { throw MediaError.invalid("the file is too damaged to decode (\(error))") }
+            try count(error, from: decoder)
             return
         }
         while true {
             do {
                 guard try decoder.receive(into: frame) else { break }
             } catch let error as FFmpegError where !error.isCancellation {
-                decodeErrors += 1
-                if decodeErrors > 1000 { throw MediaError.invalid("the file is too damaged to decode (\(error))") }
+                try count(error, from: decoder)
                 continue
             }
             defer { frame.unreference() }
             try handle(frame)
         }
+    }
+
+    /// Counts a decoding error, and gives up once the input is mostly damage.
+    private func count(_ error: FFmpegError, from decoder: Codec) throws {
+        if decoder === videoDecoder, firstVideoDecodeError == nil { firstVideoDecodeError = error }
+        decodeErrors += 1
+        if decodeErrors > 1000 {
+            throw MediaError.invalid("the file is too damaged to decode (\(Self.describe(error, from: decoder)))")
+        }
+    }
+
+    /// Why no picture came out: the decoder's own complaint, or a file that ends first.
+    private func noPictureError() -> MediaError {
+        guard let error = firstVideoDecodeError else {
+            return MediaError.invalid("the file ends before the first video frame")
+        }
+        return MediaError.invalid("the video stream could not be decoded (\(Self.describe(error, from: videoDecoder)))")
+    }
+
+    /// `codec: message`, with the message FFmpeg logged when there is one: "vp9: Invalid frame marker".
+    private static func describe(_ error: FFmpegError, from decoder: Codec) -> String {
+        let message = decoder.lastLoggedError ?? error.averror.map(FFmpegError.message) ?? error.description
+        return "\(decoder.name): \(message)"
     }
 
     private static func seconds(_ value: Int64, _ timeBase: AVRational) -> Double {

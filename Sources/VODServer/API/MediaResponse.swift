@@ -32,7 +32,7 @@ struct MediaResponse: ResponseGenerator {
     }
 
     /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
-    /// "ready?", created_at, updated_at, then progress, error, stream_url and variants.
+    /// "ready?", created_at, updated_at, then progress, error, stream_url, variants and source.
     func json() throws -> String {
         var object = OrderedJSONObject()
         try object.add("id", item.id)
@@ -48,6 +48,7 @@ struct MediaResponse: ResponseGenerator {
         try object.add("error", item.error)
         try object.add("stream_url", streamURL)
         try object.add("variants", variants)
+        try object.add("source", source)
         return object.text
     }
 
@@ -66,6 +67,14 @@ struct MediaResponse: ResponseGenerator {
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(string: json))
         )
+    }
+
+    /// What the original holds, from the probe at upload: codec, size, HDR, interlacing and so on.
+    private var source: SourceSummary? {
+        guard let json = item.probeJSON,
+            let probe = try? JSONDecoder().decode(MediaProbe.self, from: Data(json.utf8))
+        else { return nil }
+        return probe.source ?? SourceSummary(probe)
     }
 
     private var variants: [Variant]? {

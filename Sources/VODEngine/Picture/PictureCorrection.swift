@@ -1,0 +1,62 @@
+import CFFmpeg
+import Foundation
+import VODFFmpeg
+
+/// What the decode stage does to every picture before the rungs scale it: deinterlace, tone-map HDR to SDR,
+/// and convert colour to BT.709 limited range, as one libavfilter graph. Pictures that need none of it pass
+/// through untouched.
+struct PictureCorrection: Sendable {
+    /// Deinterlace with bwdif, one frame per frame; `all` also for frames not flagged interlaced.
+    var deinterlace: (order: FieldOrder, all: Bool)?
+    /// Tone-map from this HDR transfer (H.273 code point) to SDR.
+    var toneMapFrom: Int32?
+    /// The peak light level for the tone curve, in cd/m², when the stream declares one.
+    var peakLuminance: Double
+    /// The colour of the incoming pictures.
+    var colour: SourceColour
+    /// Whether the incoming pictures are RGB, whose conversion to YUV must use the BT.709 matrix.
+    var rgb: Bool
+
+    /// Plans the correction for a stream from its description and its first decoded picture.
+    init(stream: StreamPicture, firstFrame: Frame) {
+        if let order = stream.fieldOrder {
+            deinterlace = (order, true)
+        } else if let order = FieldOrder(frame: firstFrame) {
+            deinterlace = (order, false)
+        }
+        toneMapFrom = stream.needsToneMapping ? stream.colour.transfer : nil
+        peakLuminance = stream.peakLuminance
+        colour = stream.colour
+        let descriptor = av_pix_fmt_desc_get(firstFrame.pixelFormat)
+        rgb = descriptor.map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
+    }
+
+    /// The libavfilter graph description, or nil when pictures need no correction.
+    var filterDescription: String? {
+        var filters: [String] = []
+        if let deinterlace {
+            let parity = deinterlace.order == .topFirst ? "tff" : "bff"
+            filters.append("bwdif=mode=send_frame:parity=\(parity):deint=\(deinterlace.all ? "all" : "interlaced")")
+        }
+        let input = "tin=\(colour.transfer):pin=\(colour.primaries):min=\(colour.matrix):rin=\(colour.fullRange ? "full" : "limited")"
+        if toneMapFrom != nil {
+            let peak = peakLuminance > 0 ? ":peak=\(Self.decimal(peakLuminance / Self.referenceWhite))" : ""
+            filters += [
+                "zscale=\(input):t=linear:npl=\(Int(Self.referenceWhite))",
+                "format=gbrpf32le",
+                "zscale=p=709",
+                "tonemap=tonemap=hable:desat=0\(peak)",
+                "zscale=t=709:m=709:r=limited:dither=ordered",
+                "format=yuv420p",
+            ]
+        } else if rgb || !colour.isBT709Limited {
+            filters += ["zscale=\(input):t=709:p=709:m=709:r=limited:dither=ordered", "format=yuv420p"]
+        }
+        return filters.isEmpty ? nil : filters.joined(separator: ",")
+    }
+
+    /// SDR reference white in cd/m²: linear light 1.0 after the first zscale.
+    private static let referenceWhite = 100.0
+
+    private static func decimal(_ value: Double) -> String { String(format: "%.3f", value) }
+}

@@ -1,0 +1,61 @@
+import CFFmpeg
+import VODFFmpeg
+
+/// Applies a stream's `PictureCorrection` to its decoded pictures through a libavfilter graph.
+///
+/// The graph is planned from the first picture, and planned again if the pictures change size or format
+/// mid-stream. Pictures that need no correction are passed on as they are.
+final class PictureCorrector {
+    private let stream: StreamPicture
+    private let timeBase: AVRational
+    private var graph: FilterGraph?
+    private var format: PictureFormat?
+    private let filtered: Frame
+    /// The correction planned from the latest picture format, once a picture has arrived.
+    private(set) var correction: PictureCorrection?
+
+    init(stream: StreamPicture, timeBase: AVRational) throws {
+        self.stream = stream
+        self.timeBase = timeBase
+        filtered = try Frame()
+    }
+
+    /// Corrects one decoded picture and passes on every picture that is ready; the filters may hold some back.
+    /// A passed-on picture's `pts` and `pkt_duration` are in the stream's time base.
+    func push(_ frame: Frame, emit: (Frame) throws -> Void) throws {
+        frame.pts = frame.bestEffortTimestamp
+        let incoming = PictureFormat(of: frame)
+        if incoming != format {
+            try finish(emit: emit)
+            let correction = PictureCorrection(stream: stream, firstFrame: frame)
+            graph = try correction.filterDescription.map {
+                try FilterGraph(description: $0, input: incoming, timeBase: timeBase)
+            }
+            format = incoming
+            self.correction = correction
+        }
+        guard let graph else { return try emit(frame) }
+        try graph.push(frame)
+        try drain(graph, emit: emit)
+    }
+
+    /// Passes on the pictures the filters still hold.
+    func finish(emit: (Frame) throws -> Void) throws {
+        guard let graph else { return }
+        try graph.push(nil)
+        try drain(graph, emit: emit)
+        self.graph = nil
+        format = nil
+    }
+
+    private func drain(_ graph: FilterGraph, emit: (Frame) throws -> Void) throws {
+        while try graph.pull(into: filtered) {
+            defer { filtered.unreference() }
+            // bwdif doubles the time base for field rate; the duration is copied from the input as it was.
+            let output = graph.outputTimeBase
+            filtered.pts = av_rescale_q(filtered.pts, output, timeBase)
+            filtered.pointer.pointee.best_effort_timestamp = filtered.pts
+            try emit(filtered)
+        }
+    }
+}

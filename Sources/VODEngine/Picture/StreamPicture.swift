@@ -1,0 +1,83 @@
+import CFFmpeg
+import VODFFmpeg
+
+/// What a video stream says about its pictures: dynamic range, fields, colour and light level.
+struct StreamPicture: Sendable {
+    /// PQ, HLG or Dolby Vision; nil for SDR.
+    let dynamicRange: DynamicRange?
+    /// The order of the fields when the container or codec says the video is interlaced.
+    let fieldOrder: FieldOrder?
+    /// The colour of the decoded pictures (for Dolby Vision, of its base layer).
+    let colour: SourceColour
+    /// The brightest level the stream declares (MaxCLL, else the mastering display's peak), in cd/m²; 0 if none.
+    let peakLuminance: Double
+    /// The Dolby Vision profile and base-layer compatibility id, when the stream has a configuration record.
+    let dolbyVision: (profile: Int32, compatibility: Int32)?
+
+    init(stream: UnsafeMutablePointer<AVStream>) {
+        let parameters = stream.pointee.codecpar.pointee
+        var profile: Int32 = -1
+        var compatibility: Int32 = -1
+        vod_stream_dolby_vision(stream, &profile, &compatibility)
+        dolbyVision = profile >= 0 ? (profile, compatibility) : nil
+        let baseTransfer = Self.baseLayerTransfer(compatibility: compatibility)
+        colour = SourceColour(parameters: parameters, transfer: baseTransfer)
+        peakLuminance = vod_stream_peak_luminance(stream)
+        fieldOrder = FieldOrder(parameters.field_order)
+        if dolbyVision != nil {
+            dynamicRange = .dolbyVision
+        } else if colour.transfer == SourceColour.pq {
+            dynamicRange = .pq
+        } else if colour.transfer == SourceColour.hlg {
+            dynamicRange = .hlg
+        } else {
+            dynamicRange = nil
+        }
+    }
+
+    /// Whether the decoded pictures carry HDR light levels that must be tone-mapped for SDR screens.
+    var needsToneMapping: Bool {
+        colour.transfer == SourceColour.pq || colour.transfer == SourceColour.hlg
+    }
+
+    /// Throws for pictures that cannot be shown correctly on an SDR screen.
+    func checkConvertible() throws {
+        guard let dolbyVision, dolbyVision.compatibility == 0 else { return }
+        throw MediaError.unsupported(
+            "the video is Dolby Vision profile \(dolbyVision.profile), which has no HDR10, HLG or SDR base layer; "
+                + "its colours cannot be converted to SDR without Dolby's own processing"
+        )
+    }
+
+    /// The transfer a Dolby Vision base layer carries, from its compatibility id: 1 and 6 are HDR10 (PQ),
+    /// 2 is SDR (BT.709), 4 is HLG.
+    private static func baseLayerTransfer(compatibility: Int32) -> Int32? {
+        switch compatibility {
+        case 1, 6: SourceColour.pq
+        case 2: Int32(AVCOL_TRC_BT709.rawValue)
+        case 4: SourceColour.hlg
+        default: nil
+        }
+    }
+}
+
+/// Which field of an interlaced picture is shown first.
+enum FieldOrder: Sendable, Equatable {
+    case topFirst
+    case bottomFirst
+
+    /// The display order of FFmpeg's field order, or nil for progressive or unknown.
+    init?(_ order: AVFieldOrder) {
+        switch order {
+        case AV_FIELD_TT, AV_FIELD_BT: self = .topFirst
+        case AV_FIELD_BB, AV_FIELD_TB: self = .bottomFirst
+        default: return nil
+        }
+    }
+
+    /// The order a decoded frame says its fields have, or nil when the frame is progressive.
+    init?(frame: Frame) {
+        guard frame.pointer.pointee.interlaced_frame != 0 else { return nil }
+        self = frame.pointer.pointee.top_field_first != 0 ? .topFirst : .bottomFirst
+    }
+}

@@ -1,0 +1,103 @@
+import CFFmpeg
+
+/// Owns a libavfilter graph with one video input and one video output, such as
+/// `bwdif=mode=send_frame,format=yuv420p`.
+///
+/// Frames go in with `push` and come out with `pull`; `push(nil)` flushes what the filters still hold.
+public final class FilterGraph: @unchecked Sendable {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    /// The filter description the graph was built from.
+    public let description: String
+    /// The size and format of the pictures the graph was built for.
+    public let input: PictureFormat
+
+    /// Builds the graph `description` for pictures of `input`, in the time base `timeBase`.
+    public init(description: String, input: PictureFormat, timeBase: AVRational, threads: Int32 = 0) throws {
+        guard let graph = avfilter_graph_alloc() else { throw FFmpegError.outOfMemory("allocate filter graph") }
+        self.graph = graph
+        self.description = description
+        self.input = input
+        graph.pointee.nb_threads = threads
+        do {
+            let aspect = input.sampleAspectRatio.num > 0 ? input.sampleAspectRatio : AVRational(num: 1, den: 1)
+            let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.format.rawValue)"
+                + ":time_base=\(timeBase.num)/\(max(timeBase.den, 1)):pixel_aspect=\(aspect.num)/\(aspect.den)"
+            source = try Self.create("buffer", name: "in", arguments: arguments, in: graph)
+            sink = try Self.create("buffersink", name: "out", arguments: nil, in: graph)
+            try Self.parse(description, between: source, and: sink, in: graph)
+            try check(avfilter_graph_config(graph, nil), "configure filters \(description)")
+        } catch {
+            avfilter_graph_free(&self.graph)
+            throw error
+        }
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// The time base of the pictures that come out, which a filter such as bwdif may change.
+    public var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+
+    /// Sends a picture into the graph; nil says no more pictures follow, so the filters let go of what they hold.
+    public func push(_ frame: Frame?) throws {
+        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter picture")
+    }
+
+    /// Takes the next filtered picture into `frame`, or returns false when the graph needs more input or is done.
+    public func pull(into frame: Frame) throws -> Bool {
+        let result = av_buffersink_get_frame(sink, frame.pointer)
+        if result == vod_averror_eagain() || result == vod_averror_eof() { return false }
+        try check(result, "filter picture")
+        return true
+    }
+
+    private static func create(
+        _ filter: String, name: String, arguments: String?, in graph: UnsafeMutablePointer<AVFilterGraph>
+    ) throws -> UnsafeMutablePointer<AVFilterContext> {
+        var context: UnsafeMutablePointer<AVFilterContext>?
+        try check(avfilter_graph_create_filter(&context, avfilter_get_by_name(filter), name, arguments, nil, graph),
+                  "create filter \(filter)")
+        return context!
+    }
+
+    private static func parse(
+        _ description: String, between source: UnsafeMutablePointer<AVFilterContext>,
+        and sink: UnsafeMutablePointer<AVFilterContext>, in graph: UnsafeMutablePointer<AVFilterGraph>
+    ) throws {
+        // avfilter_graph_parse_ptr replaces both lists by what it left unlinked; those are what is freed.
+        var outputs = avfilter_inout_alloc()
+        var inputs = avfilter_inout_alloc()
+        defer {
+            avfilter_inout_free(&outputs)
+            avfilter_inout_free(&inputs)
+        }
+        guard let output = outputs, let input = inputs else { throw FFmpegError.outOfMemory("allocate filter links") }
+        output.pointee.name = av_strdup("in")
+        output.pointee.filter_ctx = source
+        input.pointee.name = av_strdup("out")
+        input.pointee.filter_ctx = sink
+        try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil),
+                  "parse filters \(description)")
+    }
+}
+
+/// The size and pixel format of a picture, as a filter graph's input is built for them.
+public struct PictureFormat: Equatable, Sendable {
+    public var width: Int32
+    public var height: Int32
+    public var format: AVPixelFormat
+    public var sampleAspectRatio: AVRational
+
+    public init(of frame: Frame) {
+        width = frame.width
+        height = frame.height
+        format = frame.pixelFormat
+        sampleAspectRatio = frame.pointer.pointee.sample_aspect_ratio
+    }
+
+    public static func == (lhs: PictureFormat, rhs: PictureFormat) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.format == rhs.format
+            && av_cmp_q(lhs.sampleAspectRatio, rhs.sampleAspectRatio) == 0
+    }
+}
