@@ -32,7 +32,7 @@ public enum MediaProber {
                 codec: String(cString: avcodec_get_name(parameters.codec_id))
             )
         }
-        let video = input.bestStream(AVMEDIA_TYPE_VIDEO)
+        let video = mainVideoStream(of: input)
         var probe = MediaProbe(
             container: input.formatName,
             duration: input.duration,
@@ -90,6 +90,22 @@ public enum MediaProber {
             channels: Int(parameters!.pointee.ch_layout.nb_channels),
             channelLayout: described > 0 ? String(cBuffer: layout) : "unknown"
         )
+    }
+
+    /// The video that is transcoded: the largest picture that is not cover art, FFmpeg's choice among equals.
+    /// In a transport stream with several programs, this picks the program; its audio goes with it.
+    static func mainVideoStream(of input: InputFile) -> UnsafeMutablePointer<AVStream>? {
+        let preferred = input.bestStream(AVMEDIA_TYPE_VIDEO)
+        let pixels = { (stream: UnsafeMutablePointer<AVStream>) in
+            Int(stream.pointee.codecpar.pointee.width) * Int(stream.pointee.codecpar.pointee.height)
+        }
+        let candidates = input.streams.filter { stream in
+            stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 && pixels(stream) > 0
+        }
+        guard let largest = candidates.map(pixels).max() else { return preferred }
+        if let preferred, pixels(preferred) == largest { return preferred }
+        return candidates.first { pixels($0) == largest }
     }
 
     /// The rotation to apply for display, in degrees clockwise, rounded to a multiple of 90.

@@ -108,19 +108,6 @@ struct AwkwardSourceTests {
         #expect(abs((probe.duration ?? 0) - 1) < 0.1)
     }
 
-    private func transcodeAndPlay(
-        _ clip: String, in directory: TemporaryDirectory, ladder: [Rung] = Rung.defaultLadder
-    ) async throws -> TranscodeResult {
-        let result = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "superfast"))
-            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
-        let report = HLSConformance.check(masterURL: result.masterPlaylist)
-        #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")
-        for program in result.variants.indices {
-            #expect(try IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
-        }
-        return result
-    }
-
     private func firstVideoStream(of result: TranscodeResult) throws -> IndependentPlayers.ProbedStream {
         let url = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent(result.variants[0].playlist)
         return try #require(try IndependentPlayers.streams(at: url.path).first { $0.codec_type == "video" })

@@ -13,14 +13,14 @@ struct SourceColour: Equatable, Sendable {
     /// The ARIB STD-B67 (HLG) transfer.
     static let hlg = Int32(AVCOL_TRC_ARIB_STD_B67.rawValue)
 
-    /// Reads the stream's tags; unspecified ones get the convention for its height: BT.709 for HD, BT.601 for
-    /// SD (625-line primaries for 576 lines, SMPTE 170M otherwise), BT.2020 for an HDR transfer.
+    /// Reads the stream's tags; an unspecified matrix gets the convention for the height, as players assume it
+    /// (BT.709 for HD, BT.601 for SD, BT.2020 for an HDR transfer). Unspecified primaries are taken as BT.709
+    /// (BT.2020 for HDR): only tagged SD primaries are converted, rather than shifting colours on a guess.
     init(parameters: AVCodecParameters, transfer knownTransfer: Int32? = nil) {
         let sd = parameters.height > 0 && parameters.height <= 576
-        let pal = parameters.height == 576 || parameters.height == 288
         let transfer = knownTransfer ?? Self.specified(parameters.color_trc.rawValue)
         let hdr = transfer == Self.pq || transfer == Self.hlg
-        let fallbackPrimaries: Int32 = hdr ? 9 : sd ? (pal ? 5 : 6) : 1
+        let fallbackPrimaries: Int32 = hdr ? 9 : 1
         let fallbackMatrix: Int32 = hdr ? 9 : sd ? 6 : 1
         self.primaries = Self.specified(parameters.color_primaries.rawValue) ?? fallbackPrimaries
         self.transfer = transfer ?? (sd ? 6 : 1)

@@ -29,7 +29,7 @@ final class SourceStage {
 
     init(input: InputFile, options: TranscodeOptions) throws {
         self.input = input
-        guard let video = input.bestStream(AVMEDIA_TYPE_VIDEO),
+        guard let video = MediaProber.mainVideoStream(of: input),
             video.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
         else {
             throw MediaError.unsupported("the file has no video stream; audio-only uploads are not transcoded")

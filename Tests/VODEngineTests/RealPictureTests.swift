@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import VODEngine
+import VODTestSupport
+
+/// HDR, interlaced, full-range and SD sources come out as a viewer expects on an SDR screen: BT.709 limited
+/// range, tone-mapped, progressive, square pixels.
+@Suite("Real-world pictures", .serialized)
+struct RealPictureTests {
+    @Test(arguments: ["arib-std-b67", "smpte2084"])
+    func hdrIsToneMappedToBT709(transfer: String) async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip.hdr(transfer: transfer).make(in: directory.url)
+        let probe = try MediaProber.probe(path: clip)
+        #expect(probe.source?.hdr == (transfer == "smpte2084" ? .pq : .hlg))
+        #expect(probe.source?.bitDepth == 10)
+
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment(result.variants[0].name)
+        let tags = try PictureMeasurements.tags(of: segment)
+        #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        #expect(master.components(separatedBy: "VIDEO-RANGE=SDR").count - 1 == result.variants.count)
+
+        // Copying the HDR code values into 8-bit H.264 is what looks grey and washed out.
+        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        let ours = try PictureMeasurements.meanSaturation(of: segment)
+        #expect(ours > 1.5 * retagged, "tone-mapped saturation \(ours) against \(retagged) for a plain re-tag")
+    }
+
+    @Test func interlaced1080iIsDeinterlaced() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip.interlaced(duration: 2).make(in: directory.url)
+        #expect(try MediaProber.probe(path: clip).source?.interlaced == true)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        #expect(result.variants.map(\.frameRate) == [25, 25])
+        try expectNoCombing(in: result, comparedWith: clip)
+    }
+
+    @Test func dvTapeFlaggedOnlyInItsFramesIsDeinterlacedWithSquarePixels() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip.dv().make(in: directory.url)
+        #expect(try MediaProber.probe(path: clip).source?.interlaced == false, "the container says nothing")
+        let result = try await transcodeAndPlay(clip, in: directory)
+        // 720×576 at SAR 16:15 is shown 768×576.
+        #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["768x576"])
+        #expect(try PictureMeasurements.tags(of: result.segment("576p")).sampleAspectRatio == "1:1")
+        try expectNoCombing(in: result, comparedWith: clip)
+    }
+
+    @Test func fullRangeIsConvertedToLimitedRange() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 640, height: 360, duration: 2)
+        source.videoSource = "smptebars=size=SIZE:rate=RATE:duration=DURATION"
+        source.videoCodec = ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:range=full"]
+        source.extraArguments = ["-vf", "scale=out_range=full", "-color_range", "pc"]
+        let clip = try source.make(in: directory.url)
+        #expect(try PictureMeasurements.tags(of: clip).range == "pc")
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment("360p")
+        #expect(try PictureMeasurements.tags(of: segment).range == "tv")
+        try expectSamePicture(segment, clip, width: 640, height: 360)
+    }
+
+    @Test func bt601StandardDefinitionBecomesBT709() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 640, height: 480, duration: 2)
+        source.videoSource = "smptebars=size=SIZE:rate=RATE:duration=DURATION"
+        source.extraArguments = ["-vf", "scale=out_color_matrix=bt601", "-colorspace", "smpte170m",
+                                 "-color_primaries", "smpte170m", "-color_trc", "smpte170m"]
+        let clip = try source.make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment("480p")
+        let tags = try PictureMeasurements.tags(of: segment)
+        #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
+        // The reference is the ffmpeg CLI converting the source to BT.709 (primaries, matrix) with zscale.
+        try expectSamePicture(segment, clip, width: 640, height: 480,
+                              reference: "zscale=pin=170m:min=170m:tin=601:p=709:m=709:t=709,")
+    }
+
+    /// The rendition's first picture, turned into RGB by ffmpeg by its tags, matches the source's: the tags
+    /// tell the truth about the pixels. Reading the same pixels with the wrong matrix or range would not.
+    private func expectSamePicture(_ segment: String, _ clip: String, width: Int, height: Int, reference: String = "") throws {
+        let filters = "scale=\(width):\(height)"
+        let ours = try PictureMeasurements.rawFrames(["-i", segment], filters: filters, format: "rgb24")
+        let source = try PictureMeasurements.rawFrames(["-i", clip], filters: reference + filters, format: "rgb24")
+        // What a plain re-tag would show: the source's pixels read as BT.709 limited range.
+        let misread = try PictureMeasurements.rawFrames(
+            ["-i", clip], filters: "scale=\(width):\(height):in_color_matrix=bt709:in_range=tv", format: "rgb24")
+        let difference = PictureMeasurements.meanDifference(ours, source)
+        #expect(ours.count == width * height * 3 && ours.count == source.count)
+        #expect(difference < 3, "mean RGB difference \(difference)")
+        #expect(PictureMeasurements.meanDifference(misread, source) > 2 * difference + 2, "the measure can tell")
+    }
+
+    /// Every rung's pictures comb far less than the source's woven fields shown as they are.
+    private func expectNoCombing(in result: TranscodeResult, comparedWith clip: String) throws {
+        for variant in result.variants {
+            let size = (width: variant.width, height: variant.height)
+            let woven = try PictureMeasurements.combing(of: ["-i", clip], width: size.width, height: size.height)
+            let ours = try PictureMeasurements.combing(of: ["-i", result.segment(variant.name)],
+                                                       width: size.width, height: size.height)
+            let progressive = try PictureMeasurements.combing(
+                of: ["-i", clip, "-vf", "bwdif=deint=all"], width: size.width, height: size.height)
+            #expect(ours < woven / 2, "\(variant.name): combing \(ours) against \(woven) woven")
+            #expect(ours < progressive * 1.5 + 1, "\(variant.name): combing \(ours) against \(progressive) for ffmpeg's bwdif")
+            let tags = try PictureMeasurements.tags(of: result.segment(variant.name))
+            #expect(tags.fieldOrder == "progressive")
+        }
+    }
+}
