@@ -1,13 +1,14 @@
 import Foundation
 
 extension ConformanceRun {
-    /// The rules about one title's rungs: audio, timing and video format of each, and their agreement.
+    /// The rules about one title's rungs: audio, timing, video format and picture of each, and their agreement.
     mutating func checkLadder(_ rungs: [RungAnalysis]) {
         let titleHasAudio = rungs.contains(where: \.hasAudio)
         for rung in rungs {
             if titleHasAudio { rung.segments.forEach { checkAudio($0) } }
             checkTiming(rung)
             checkVideoFormat(rung)
+            checkPicture(rung)
         }
         guard let reference = rungs.first else { return }
         for rung in rungs.dropFirst() {

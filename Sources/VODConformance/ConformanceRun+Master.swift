@@ -63,6 +63,7 @@ extension ConformanceRun {
             flag(.masterAverageBandwidth, file, "\(name): AVERAGE-BANDWIDTH is missing or not an integer")
         }
         checkFrameRate(variant, rung, name, file)
+        checkVideoRange(variant, name, file)
         checkDescription(variant, codecs: rung.codecs, sps: rung.sps, name, file)
     }
 

@@ -60,7 +60,7 @@ extension SequenceParameterSet {
             crop = (Int(try reader.unsignedGolomb()), Int(try reader.unsignedGolomb()),
                     Int(try reader.unsignedGolomb()), Int(try reader.unsignedGolomb()))
         }
-        let timing = try reader.flag() ? try Self.vuiTiming(&reader) : nil
+        let vui = try reader.flag() ? try VideoUsability(reading: &reader) : VideoUsability()
 
         let chromaArrayType = separateColourPlanes ? 0 : chromaFormat
         let subWidth = chromaArrayType == 1 || chromaArrayType == 2 ? 2 : 1
@@ -76,7 +76,10 @@ extension SequenceParameterSet {
             profileIDC: profile, constraintFlags: constraints, levelIDC: level,
             chromaFormatIDC: chromaFormat, bitDepthLuma: depthLuma, bitDepthChroma: depthChroma,
             frameMBsOnly: frameMBsOnly, width: width, height: height,
-            numUnitsInTick: timing?.numUnitsInTick, timeScale: timing?.timeScale
+            numUnitsInTick: vui.numUnitsInTick, timeScale: vui.timeScale,
+            aspectRatioIDC: vui.aspectRatioIDC, sampleAspectRatio: vui.sampleAspectRatio,
+            videoFormat: vui.videoFormat, fullRange: vui.fullRange, colourPrimaries: vui.colourPrimaries,
+            transferCharacteristics: vui.transferCharacteristics, matrixCoefficients: vui.matrixCoefficients
         )
     }
 
@@ -87,21 +90,5 @@ extension SequenceParameterSet {
             next = (last + Int(try reader.signedGolomb()) + 256) % 256
             last = next == 0 ? last : next
         }
-    }
-
-    /// Reads the VUI up to its timing information, which is all the checker needs.
-    private static func vuiTiming(_ reader: inout BitReader) throws(ConformanceError) -> (numUnitsInTick: UInt32, timeScale: UInt32)? {
-        if try reader.flag(), try reader.bits(8) == 255 { try reader.skip(32) }
-        if try reader.flag() { try reader.skip(1) }
-        if try reader.flag() {
-            try reader.skip(4)
-            if try reader.flag() { try reader.skip(24) }
-        }
-        if try reader.flag() {
-            _ = try reader.unsignedGolomb()
-            _ = try reader.unsignedGolomb()
-        }
-        guard try reader.flag() else { return nil }
-        return (try reader.bits(32), try reader.bits(32))
     }
 }

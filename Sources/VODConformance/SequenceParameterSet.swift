@@ -22,6 +22,21 @@ public struct SequenceParameterSet: Sendable, Equatable, Encodable {
     public let numUnitsInTick: UInt32?
     /// VUI time_scale, when the VUI carries timing information.
     public let timeScale: UInt32?
+    /// VUI aspect_ratio_idc (1 square, 2…16 Table E-1, 255 explicit), when the VUI carries aspect ratio information.
+    public let aspectRatioIDC: UInt8?
+    /// The sample aspect ratio the VUI gives, nil when it leaves it unspecified (no aspect ratio information,
+    /// aspect_ratio_idc 0 or reserved, or a zero sar_width or sar_height).
+    public let sampleAspectRatio: SampleAspectRatio?
+    /// VUI video_format (0 component, 1 PAL, 2 NTSC, …, 5 unspecified), when the VUI carries a video signal type.
+    public let videoFormat: UInt8?
+    /// VUI video_full_range_flag: true for full (PC) range, false for limited (TV) range, which is also the default.
+    public let fullRange: Bool
+    /// VUI colour_primaries (1 BT.709, 9 BT.2020), when the VUI carries a colour description.
+    public let colourPrimaries: UInt8?
+    /// VUI transfer_characteristics (1 BT.709, 16 PQ, 18 HLG), when the VUI carries a colour description.
+    public let transferCharacteristics: UInt8?
+    /// VUI matrix_coefficients (1 BT.709, 9 BT.2020 non-constant luminance), when the VUI carries a colour description.
+    public let matrixCoefficients: UInt8?
 
     /// Frames per second from the VUI timing (`time_scale / (2 × num_units_in_tick)`), when present.
     public var vuiFrameRate: Double? {

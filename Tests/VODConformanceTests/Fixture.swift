@@ -54,6 +54,8 @@ struct RungSpec: Sendable {
     var hlsTime = 6
     var seconds = 8
     var audio = true
+    /// The colour tags x264 writes into the SPS VUI: BT.709, as the rules require.
+    var colour = ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
     var extra: [String] = []
 
     /// ffmpeg arguments that encode the rung as HLS into `folder/name/`.
@@ -65,7 +67,7 @@ struct RungSpec: Sendable {
         args += ["-t", String(seconds), "-c:v", "libx264", "-profile:v", profile, "-preset", "veryfast",
                  "-g", String(gop), "-keyint_min", String(gop), "-sc_threshold", "0"]
         if audio { args += ["-c:a", "aac", "-ar", "48000", "-ac", "2"] }
-        args += extra
+        args += colour + extra
         args += ["-f", "hls", "-hls_time", String(hlsTime), "-hls_playlist_type", "vod",
                  "-hls_segment_filename", dir + "/segment_%03d.ts", dir + "/index.m3u8"]
         return args

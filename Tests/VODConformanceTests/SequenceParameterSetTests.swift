@@ -63,7 +63,7 @@ import Testing
         #expect(unit.rbsp == [0, 0, 1, 0, 0, 0, 0])
     }
 
-    private func hex(_ text: String) -> [UInt8] {
+    func hex(_ text: String) -> [UInt8] {
         stride(from: 0, to: text.count, by: 2).map { start in
             UInt8(text.dropFirst(start).prefix(2), radix: 16)!
         }

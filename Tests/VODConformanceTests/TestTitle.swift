@@ -16,7 +16,7 @@ struct TestTitle: Sendable {
 
     var master: URL { directory.appendingPathComponent("master.m3u8") }
 
-    /// The default conformant title: two High profile rungs with AAC-LC audio, IDR every 2 s, 8 s long.
+    /// The default conformant title: two High profile BT.709 SDR rungs with AAC-LC audio, IDR every 2 s, 8 s long.
     static let conformant: Result<TestTitle, FixtureError> = Result {
         try TestTitle.make([RungSpec(name: "240p", width: 320, height: 240), RungSpec(name: "120p", width: 160, height: 120)])
     }.mapError { FixtureError(message: "\($0)") }
@@ -74,7 +74,7 @@ struct TestTitle: Sendable {
         for (rung, rate) in zip(rungs, rates).sorted(by: { $0.1.peak < $1.1.peak }) {
             let codecs = try codecString(rung) + (rung.audio ? ",mp4a.40.2" : "")
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(Int((rate.peak * 1.02).rounded(.up))),AVERAGE-BANDWIDTH=\(Int(rate.average.rounded())),"
-                + "RESOLUTION=\(rung.width)x\(rung.height),FRAME-RATE=30.000,CODECS=\"\(codecs)\"")
+                + "RESOLUTION=\(rung.width)x\(rung.height),FRAME-RATE=30.000,CODECS=\"\(codecs)\",VIDEO-RANGE=SDR")
             lines.append("\(rung.name)/index.m3u8")
         }
         for rung in rungs {

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import VODEngine
+import VODTestSupport
+
+/// The real samples of `../shared/media/`, written by phones, browsers and broadcasters, come out as a viewer
+/// expects: upright, SDR BT.709, progressive, square pixels, the whole duration.
+@Suite("Shared real media", .serialized)
+struct SharedMediaTests {
+    @Test func androidHLGPhoneClipIsToneMapped() async throws {
+        let clip = SharedMedia.path("mp4-android-hevc10-hlg.mp4")
+        let source = try #require(try MediaProber.probe(path: clip).source)
+        #expect(source.hdr == .hlg && source.bitDepth == 10 && source.profile == "Main 10")
+        let directory = try TemporaryDirectory()
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment(result.variants.last!.name)
+        let tags = try PictureMeasurements.tags(of: segment)
+        #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
+        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        let ours = try PictureMeasurements.meanSaturation(of: segment)
+        #expect(ours > 1.5 * retagged, "tone-mapped saturation \(ours) against \(retagged) for a plain re-tag")
+        #expect(abs(try result.playlistDuration() - 0.3001) <= 1.0 / 30)
+    }
+
+    @Test func dvbBroadcastIsDeinterlacedAnamorphicAndStartsAtItsFirstDecodablePicture() async throws {
+        let clip = SharedMedia.path("ts-dvb-576i-mpeg2.ts")
+        let source = try #require(try MediaProber.probe(path: clip).source)
+        #expect(source.interlaced && source.displayAspectRatio == "16:9" && source.videoCodec == "mpeg2video")
+        let directory = try TemporaryDirectory()
+        let result = try await transcodeAndPlay(clip, in: directory)
+        // 720×576 at SAR 64:45 is shown 1024×576, in square pixels.
+        #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["1024x576"])
+        let tags = try PictureMeasurements.tags(of: result.segment("576p"))
+        #expect(tags.sampleAspectRatio == "1:1" && tags.fieldOrder == "progressive" && tags.matrix == "bt709")
+        // The capture starts mid-GOP: pictures decode from 19208.47 s to 19210.99 s.
+        let pictures = try ExternalTool.require("ffprobe", [
+            "-v", "quiet", "-select_streams", "v", "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0", clip,
+        ]).standardOutput.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
+        let expected = try #require(pictures.max()) + 0.04 - (try #require(pictures.min()))
+        let covered = try result.playlistDuration()
+        #expect(abs(covered - expected) <= 0.04, "\(covered) s against \(expected) s")
+        let woven = try PictureMeasurements.combing(of: ["-i", clip], width: 1024, height: 576)
+        let ours = try PictureMeasurements.combing(of: ["-i", result.segment("576p")], width: 1024, height: 576)
+        #expect(ours < woven * 0.75, "combing \(ours) against \(woven) woven")
+    }
+
+    @Test(arguments: ["mkv-sub-srt.mkv", "mkv-sub-pgs.mkv", "webm-mediarecorder-no-duration.webm"])
+    func clipsKeepTheirWholeDuration(name: String) async throws {
+        let clip = SharedMedia.path(name)
+        let directory = try TemporaryDirectory()
+        let result = try await transcodeAndPlay(clip, in: directory)
+        // The real duration: wherever the last picture or the last sound ends, whichever is later.
+        let ends = try ExternalTool.require("ffprobe", [
+            "-v", "quiet", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of", "csv=p=0", clip,
+        ]).standardOutput.split(separator: "\n").compactMap { line -> Double? in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count >= 3, fields[0] == "video" || fields[0] == "audio",
+                let start = Double(fields[1]) else { return nil }
+            return start + (Double(fields[2]) ?? 0)
+        }
+        let expected = try #require(ends.max())
+        let frame = 1 / result.variants[0].frameRate
+        let covered = try result.playlistDuration()
+        #expect(abs(covered - expected) <= frame + 0.001, "\(name): \(covered) s against \(expected) s")
+        let tags = try PictureMeasurements.tags(of: result.segment(result.variants[0].name))
+        #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
+    }
+}
