@@ -3,13 +3,14 @@ import VODFFmpeg
 
 /// Reads what a media file holds without decoding it.
 public enum MediaProber {
-    /// Probes `path`, refusing playlists, scripts, anything that is not a real media container, and headers
-    /// that claim absurd sizes or durations.
+    /// Probes `path`, refusing playlists, scripts, anything that is not a real media container, headers
+    /// that claim absurd sizes or durations, and pictures that cannot be shown in SDR (Dolby Vision profile 5).
     public static func probe(path: String) throws -> MediaProbe {
         try InputPolicy.screen(path: path)
         let input = try open(path: path, cancellation: CancellationFlag())
         let probe = describe(input)
         try InputPolicy.checkLimits(of: probe)
+        try mainVideoStream(of: input).map { try StreamPicture(stream: $0).checkConvertible() }
         return probe
     }
 

@@ -52,6 +52,27 @@ struct TranscodeCommandTests {
         #expect((json["audio"] as? [String: Any])?["sampleRate"] as? Int == 44_100)
     }
 
+    @Test func probeSaysWhatCameInForAnHDRPhoneClip() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip.hdr(transfer: "arib-std-b67", duration: 1).make(in: directory.url)
+        let run = try VODBinary.run(["probe", clip])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let source = try #require(json["source"] as? [String: Any])
+        #expect(source["hdr"] as? String == "hlg" && source["bit_depth"] as? Int == 10)
+        #expect(source["video_codec"] as? String == "hevc" && source["profile"] as? String == "Main 10")
+        #expect(source["display_aspect_ratio"] as? String == "16:9" && source["interlaced"] as? Bool == false)
+    }
+
+    @Test func transcodeSaysWhyAnUndecodableVideoFailed() throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip.undecodable(in: directory.url)
+        let run = try VODBinary.run(["transcode", clip, "--output", directory.url.appendingPathComponent("out").path])
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("undecodable.ivf: failed: the video stream could not be decoded (vp9: Invalid frame marker)"),
+                "\(run.standardError)")
+    }
+
     @Test func probeFailsClearlyForText() throws {
         let directory = try TemporaryDirectory()
         let text = directory.url.appendingPathComponent("notes.mp4")

@@ -109,3 +109,36 @@ struct RealPictureTests {
         }
     }
 }
+
+/// Dolby Vision as phones and masters carry it: a base layer that is tone-mapped, or none at all.
+@Suite("Dolby Vision", .serialized)
+struct DolbyVisionTests {
+    @Test func profile84ThroughItsHLGBaseLayerIsToneMapped() async throws {
+        let directory = try TemporaryDirectory()
+        let base = try SyntheticClip.hdr(transfer: "arib-std-b67").make(in: directory.url, name: "base")
+        let clip = directory.url.appendingPathComponent("dolby-vision-8.4.mp4").path
+        try DolbyVisionFixture.make(from: base, to: clip, profile: 8, compatibility: 4)
+        #expect(try MediaProber.probe(path: clip).source?.hdr == .dolbyVision)
+
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment(result.variants[0].name)
+        let tags = try PictureMeasurements.tags(of: segment)
+        #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
+        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        #expect(try PictureMeasurements.meanSaturation(of: segment) > 1.5 * retagged)
+    }
+
+    @Test func profile5WithoutABaseLayerIsRefusedWithAReason() async throws {
+        let directory = try TemporaryDirectory()
+        let base = try SyntheticClip.hdr(transfer: "smpte2084", duration: 1).make(in: directory.url, name: "base")
+        let clip = directory.url.appendingPathComponent("dolby-vision-5.mp4").path
+        try DolbyVisionFixture.make(from: base, to: clip, profile: 5, compatibility: 0)
+        let reason = "the video is Dolby Vision profile 5, which has no HDR10, HLG or SDR base layer; "
+            + "its colours cannot be converted to SDR without Dolby's own processing"
+        #expect(throws: MediaError.unsupported(reason)) { try MediaProber.probe(path: clip) }
+        await #expect(throws: MediaError.unsupported(reason)) {
+            try await Transcoder().transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        }
+        #expect(try directory.entries() == ["base.mp4", "dolby-vision-5.mp4"], "nothing is left behind")
+    }
+}

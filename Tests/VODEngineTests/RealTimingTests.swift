@@ -77,11 +77,7 @@ struct RealTimingTests {
 
     @Test func undecodableVideoFailsWithTheDecodersReason() async throws {
         let directory = try TemporaryDirectory()
-        var source = SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
-        source.container = "ivf"
-        source.videoCodec = ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"]
-        let clip = try source.make(in: directory.url)
-        try Self.blankVideoPackets(of: clip)
+        let clip = try SyntheticClip.undecodable(in: directory.url)
         let error = await #expect(throws: MediaError.self) {
             try await Transcoder().transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         }
@@ -101,24 +97,6 @@ struct RealTimingTests {
             try await Transcoder().transcode(input: truncated, outputDirectory: directory.url.appendingPathComponent("out").path)
         }
         #expect(error?.reason == "the file ends before the first video frame")
-    }
-
-    /// Zeroes the payload of every frame of an IVF file (each follows a 12-byte frame header at the packet's
-    /// position), keeping the container intact.
-    static func blankVideoPackets(of path: String) throws {
-        let packets = try ExternalTool.require("ffprobe", [
-            "-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0", path,
-        ]).standardOutput.split(separator: "\n").compactMap { line -> (Int, Int)? in
-            // ffprobe prints a packet's size before its position.
-            let fields = line.split(separator: ",").compactMap { Int($0) }
-            return fields.count == 2 ? (fields[1] + 12, fields[0]) : nil
-        }
-        #expect(!packets.isEmpty)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        for (position, size) in packets where position + size <= bytes.count {
-            bytes.replaceSubrange(position..<(position + size), with: Data(count: size))
-        }
-        try bytes.write(to: URL(fileURLWithPath: path))
     }
 
     /// Where the mp4's media data box starts.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Fixtures that look like what phones, cameras and broadcasters write: HDR, interlaced, full-range and SD.
 extension SyntheticClip {
     /// HEVC Main 10 whose code values really are HDR: the test pattern converted by zscale into BT.2020 with
@@ -38,5 +40,30 @@ extension SyntheticClip {
         clip.videoCodec = ["-c:v", "dvvideo"]
         clip.extraArguments = ["-vf", "tinterlace=mode=interleave_bottom,setfield=bff"]
         return clip
+    }
+
+    /// VP9 in IVF whose every frame is zeroed after its 12-byte IVF frame header: the container is sound, but
+    /// no picture decodes ("Invalid frame marker"). Returns its path.
+    public static func undecodable(in directory: URL) throws -> String {
+        var clip = SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
+        clip.container = "ivf"
+        clip.videoCodec = ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"]
+        let path = try clip.make(in: directory, name: "undecodable")
+        let packets = try ExternalTool.require("ffprobe", [
+            "-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0", path,
+        ]).standardOutput.split(separator: "\n").compactMap { line -> (start: Int, size: Int)? in
+            // ffprobe prints a packet's size before its position, which is that of the IVF frame header.
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            return fields.count == 2 ? (fields[1] + 12, fields[0]) : nil
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard !packets.isEmpty, packets.allSatisfy({ $0.start + $0.size <= bytes.count }) else {
+            throw ToolError(description: "unexpected IVF packet layout in \(path)")
+        }
+        for packet in packets {
+            bytes.replaceSubrange(packet.start..<(packet.start + packet.size), with: Data(count: packet.size))
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
     }
 }
