@@ -4,8 +4,8 @@ import VODConformance
 import VODEngine
 import VODTestSupport
 
-/// Transcodes `clip` into `directory/out`, checks every rule of the shared HLS rules document, and decodes every
-/// variant with ffmpeg as an independent player.
+/// Transcodes `clip` into `directory/out`, checks every rule of the shared HLS rules document, decodes every
+/// variant with ffmpeg and plays the master with GStreamer, as independent players.
 func transcodeAndPlay(
     _ clip: String, in directory: TemporaryDirectory, ladder: [Rung] = Rung.defaultLadder
 ) async throws -> TranscodeResult {
@@ -16,6 +16,8 @@ func transcodeAndPlay(
     for program in result.variants.indices {
         #expect(try IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
     }
+    let play = try IndependentPlayers.gstreamerPlay(uri: result.masterPlaylist.absoluteString)
+    #expect(play.status == 0, "GStreamer played the master: \(play.standardError)")
     return result
 }
 
