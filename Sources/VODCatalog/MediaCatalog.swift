@@ -6,8 +6,8 @@ public protocol MediaCatalog: Sendable {
     func insert(_ media: NewMedia) async throws -> MediaItem
     /// The item with `id`, if any.
     func media(id: Int64) async throws -> MediaItem?
-    /// Items newest first, optionally only those with `status`.
-    func list(status: MediaStatus?, limit: Int, offset: Int) async throws -> [MediaItem]
+    /// Items newest first, optionally only those with `status`; every one when `limit` is nil.
+    func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem]
     /// Changes the title and description; `nil` leaves a field as it is.
     func update(id: Int64, title: String?, description: String?) async throws -> MediaItem?
     /// Removes the item and returns it as it was.

@@ -23,12 +23,13 @@ extension SQLiteCatalog {
         }
     }
 
-    public func list(status: MediaStatus?, limit: Int, offset: Int) async throws -> [MediaItem] {
+    public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
         try await writer.read { db in
             try MediaItem.fetchAll(
                 db,
                 sql: "SELECT * FROM media WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
-                arguments: [status?.rawValue, limit, offset]
+                // SQLite reads a negative LIMIT as no limit.
+                arguments: [status?.rawValue, limit ?? -1, offset]
             )
         }
     }

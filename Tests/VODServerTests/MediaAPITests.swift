@@ -72,6 +72,22 @@ import VODServer
         }
     }
 
+    /// The contract's list is of all media: an app with 150 titles sees 150, not the first page.
+    @Test func listWithoutParametersHasEveryItem() async throws {
+        let test = try TestLibrary()
+        var ids: [Int] = []
+        for number in 0..<150 { ids.append(Int(try await test.addPending(title: "clip \(number)").id)) }
+        let added = ids
+        try await test.app().test(.router) { client in
+            let response = try await client.execute(uri: "/api/media", method: .get)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            #expect(items.compactMap { $0["id"] as? Int } == added.reversed(), "every item, newest first")
+            let page = try await client.execute(uri: "/api/media?offset=140", method: .get)
+            let rest = try #require(try JSONSerialization.jsonObject(with: Data(buffer: page.body)) as? [[String: Any]])
+            #expect(rest.compactMap { $0["id"] as? Int } == Array(added.prefix(10).reversed()), "offset alone skips")
+        }
+    }
+
     @Test func emptyListIsAnEmptyArray() async throws {
         let test = try TestLibrary()
         try await test.app().test(.router) { client in

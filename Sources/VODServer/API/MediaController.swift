@@ -11,7 +11,7 @@ struct MediaController: Sendable {
     let writeProtection: WriteProtection
     let publicURL: String?
 
-    /// The most items one list request returns.
+    /// The largest page a `limit` may ask for; without `limit`, the list has every item.
     static let maximumLimit = 1000
 
     /// The largest body of a signed `PATCH`, `DELETE` or retry, which is read before the handler runs.
@@ -44,8 +44,9 @@ struct MediaController: Sendable {
             }
             status = parsed
         }
-        let limit = try Self.integer(query["limit"], name: "limit", default: 100, range: 1...Self.maximumLimit)
-        let offset = try Self.integer(query["offset"], name: "offset", default: 0, range: 0...Int.max)
+        // The contract lists all media: paging applies only when asked for.
+        let limit = try Self.integer(query["limit"], name: "limit", range: 1...Self.maximumLimit)
+        let offset = try Self.integer(query["offset"], name: "offset", range: 0...Int.max) ?? 0
         let items = try await library.catalog.list(status: status, limit: limit, offset: offset)
         return try MediaResponse.list(items.map { representation(of: $0, request: request) })
     }
@@ -117,8 +118,8 @@ struct MediaController: Sendable {
         return "http://\(request.head.authority ?? "localhost")"
     }
 
-    private static func integer(_ value: Substring?, name: String, default: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let value else { return `default` }
+    private static func integer(_ value: Substring?, name: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let value else { return nil }
         guard let number = Int(value), range.contains(number) else {
             throw APIError.badRequest("'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
