@@ -10,6 +10,8 @@ struct MediaController: Sendable {
     let maxUploadSize: Int64
     let writeProtection: WriteProtection
     let publicURL: String?
+    /// Decoded probe summaries and variants of the rows served lately.
+    let storedJSON = StoredJSONCache()
 
     /// The largest page a `limit` may ask for; without `limit`, the list has every item.
     static let maximumLimit = 1000
@@ -48,7 +50,7 @@ struct MediaController: Sendable {
         let limit = try Self.integer(query["limit"], name: "limit", range: 1...Self.maximumLimit)
         let offset = try Self.integer(query["offset"], name: "offset", range: 0...Int.max) ?? 0
         let items = try await library.catalog.list(status: status, limit: limit, offset: offset)
-        return try MediaResponse.list(items.map { representation(of: $0, request: request) })
+        return MediaResponse.list(items.map { representation(of: $0, request: request) })
     }
 
     @Sendable func show(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
@@ -109,7 +111,8 @@ struct MediaController: Sendable {
     }
 
     func representation(of item: MediaItem, request: Request) -> MediaResponse {
-        MediaResponse(item: item, streamURL: "\(baseURL(for: request))/api/media/\(item.id)/stream")
+        MediaResponse(item: item, streamURL: "\(baseURL(for: request))/api/media/\(item.id)/stream",
+                      stored: storedJSON.fields(of: item))
     }
 
     /// `--public-url`, or the URL the client used to reach this server.

@@ -11,9 +11,11 @@ struct MediaResponse: ResponseGenerator {
     let item: MediaItem
     /// The absolute URL of the master playlist.
     let streamURL: String
+    /// The row's stored JSON, decoded.
+    let stored: StoredJSONCache.Fields
 
     /// One rendition of a ready item.
-    struct Variant: Encodable {
+    struct Variant {
         let name: String
         let width: Int
         let height: Int
@@ -23,45 +25,53 @@ struct MediaResponse: ResponseGenerator {
         let frameRate: Double
         let playlistURL: String
 
-        enum CodingKeys: String, CodingKey {
-            case name, width, height, bandwidth, codecs
-            case averageBandwidth = "average_bandwidth"
-            case frameRate = "frame_rate"
-            case playlistURL = "playlist_url"
+        /// The JSON object, keys in alphabetical order.
+        var json: String {
+            var object = OrderedJSONObject()
+            object.add("average_bandwidth", averageBandwidth)
+            object.add("bandwidth", bandwidth)
+            object.add("codecs", codecs)
+            object.add("frame_rate", frameRate)
+            object.add("height", height)
+            object.add("name", name)
+            object.add("playlist_url", playlistURL)
+            object.add("width", width)
+            return object.json
         }
     }
 
     /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
-    /// "ready?", created_at, updated_at, then progress, error, stream_url, variants and source.
-    func json() throws -> String {
+    /// "ready?", created_at, updated_at, then progress, error, stream_url, variants and source (what the
+    /// original holds, from the probe at upload).
+    var json: String {
         var object = OrderedJSONObject()
-        try object.add("id", item.id)
-        try object.add("title", item.title)
-        try object.add("description", item.description)
-        try object.add("status", item.status.rawValue)
-        try object.add("hls_path", item.hlsPath)
-        try object.add("duration", item.duration.map { Int($0.rounded()) })
-        try object.add("ready?", item.isReady)
-        try object.add("created_at", item.createdAt)
-        try object.add("updated_at", item.updatedAt)
-        try object.add("progress", item.progress)
-        try object.add("error", item.error)
-        try object.add("stream_url", streamURL)
-        try object.add("variants", variants)
-        try object.add("source", source)
-        return object.text
+        object.add("id", item.id)
+        object.add("title", item.title)
+        object.add("description", item.description)
+        object.add("status", item.status.rawValue)
+        object.add("hls_path", item.hlsPath)
+        object.add("duration", item.duration.map { Int($0.rounded()) })
+        object.add("ready?", item.isReady)
+        object.add("created_at", item.createdAt)
+        object.add("updated_at", item.updatedAt)
+        object.add("progress", item.progress)
+        object.add("error", item.error)
+        object.add("stream_url", streamURL)
+        object.addRaw("variants", variants.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } ?? "null")
+        object.addRaw("source", stored.sourceJSON)
+        return object.json
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Self.jsonResponse(json())
+        Self.jsonResponse(json)
     }
 
     /// A JSON array of items, newest first as given.
-    static func list(_ items: [MediaResponse]) throws -> Response {
-        try jsonResponse("[" + items.map { try $0.json() }.joined(separator: ",") + "]")
+    static func list(_ items: [MediaResponse]) -> Response {
+        jsonResponse("[" + items.map(\.json).joined(separator: ",") + "]")
     }
 
-    private static func jsonResponse(_ json: String) throws -> Response {
+    private static func jsonResponse(_ json: String) -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
@@ -69,18 +79,8 @@ struct MediaResponse: ResponseGenerator {
         )
     }
 
-    /// What the original holds, from the probe at upload: codec, size, HDR, interlacing and so on.
-    private var source: SourceSummary? {
-        guard let json = item.probeJSON,
-            let probe = try? JSONDecoder().decode(MediaProbe.self, from: Data(json.utf8))
-        else { return nil }
-        return probe.source ?? SourceSummary(probe)
-    }
-
     private var variants: [Variant]? {
-        guard item.isReady, let json = item.variantsJSON,
-            let summaries = try? JSONDecoder().decode([VariantSummary].self, from: Data(json.utf8))
-        else { return nil }
+        guard item.isReady, let summaries = stored.variants else { return nil }
         return summaries.map { summary in
             Variant(
                 name: summary.name, width: summary.width, height: summary.height, bandwidth: summary.bandwidth,

