@@ -8,17 +8,11 @@ public final class FilterGraph: @unchecked Sendable {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
-    /// The filter description the graph was built from.
-    public let description: String
-    /// The size and format of the pictures the graph was built for.
-    public let input: PictureFormat
 
     /// Builds the graph `description` for pictures of `input`, in the time base `timeBase`.
     public init(description: String, input: PictureFormat, timeBase: AVRational, threads: Int32 = 0) throws {
         guard let graph = avfilter_graph_alloc() else { throw FFmpegError.outOfMemory("allocate filter graph") }
         self.graph = graph
-        self.description = description
-        self.input = input
         graph.pointee.nb_threads = threads
         do {
             let aspect = input.sampleAspectRatio.num > 0 ? input.sampleAspectRatio : AVRational(num: 1, den: 1)

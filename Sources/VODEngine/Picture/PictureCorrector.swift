@@ -11,8 +11,6 @@ final class PictureCorrector {
     private var graph: FilterGraph?
     private var format: PictureFormat?
     private let filtered: Frame
-    /// The correction planned from the latest picture format, once a picture has arrived.
-    private(set) var correction: PictureCorrection?
 
     init(stream: StreamPicture, timeBase: AVRational) throws {
         self.stream = stream
@@ -27,12 +25,10 @@ final class PictureCorrector {
         let incoming = PictureFormat(of: frame)
         if incoming != format {
             try finish(emit: emit)
-            let correction = PictureCorrection(stream: stream, firstFrame: frame)
-            graph = try correction.filterDescription.map {
+            graph = try PictureCorrection(stream: stream, firstFrame: frame).filterDescription.map {
                 try FilterGraph(description: $0, input: incoming, timeBase: timeBase)
             }
             format = incoming
-            self.correction = correction
         }
         guard let graph else { return try emit(frame) }
         try graph.push(frame)

@@ -24,9 +24,6 @@ final class SourceStage {
     /// The constant output frame rate.
     var frameRate: FrameRate { converter.frameRate }
 
-    /// The picture correction in use (deinterlacing, tone mapping, colour), once the first picture decoded.
-    var correction: PictureCorrection? { corrector.correction }
-
     init(input: InputFile, options: TranscodeOptions) throws {
         self.input = input
         guard let video = MediaProber.mainVideoStream(of: input),
