@@ -66,6 +66,15 @@ public final class InputFile: @unchecked Sendable {
         return context.pointee.streams[Int(index)]
     }
 
+    /// A stream's ISO 639-2 language code, such as `fre`, when the container gives one other than `und`.
+    public static func language(of stream: UnsafeMutablePointer<AVStream>) -> String? {
+        guard let entry = av_dict_get(stream.pointee.metadata, "language", nil, 0), let value = entry.pointee.value else {
+            return nil
+        }
+        let code = String(cString: value).lowercased()
+        return code.isEmpty || code == "und" ? nil : code
+    }
+
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.
     public func discardStreams(except kept: [UnsafeMutablePointer<AVStream>]) {
         for stream in streams where !kept.contains(stream) { stream.pointee.discard = AVDISCARD_ALL }

@@ -29,6 +29,11 @@ public final class OutputFile: @unchecked Sendable {
         avformat_free_context(context)
     }
 
+    /// Tags stream `index` with an ISO 639-2 language code, which an MPEG-TS muxer writes into its PMT.
+    public func setLanguage(_ code: String, ofStream index: Int) {
+        av_dict_set(&context.pointee.streams[index]!.pointee.metadata, "language", code, 0)
+    }
+
     /// Writes the container header with muxer `options`.
     public func writeHeader(options: [String: String] = [:]) throws {
         let dictionary = OptionDictionary(options)

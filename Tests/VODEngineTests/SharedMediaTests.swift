@@ -20,6 +20,11 @@ struct SharedMediaTests {
         let ours = try PictureMeasurements.meanSaturation(of: segment)
         #expect(ours > 1.5 * retagged, "tone-mapped saturation \(ours) against \(retagged) for a plain re-tag")
         #expect(abs(try result.playlistDuration() - 0.3001) <= 1.0 / 30)
+        // The phone tagged its audio English; the muxed audio says so in every segment's PMT.
+        let language = try ExternalTool.require("ffprobe", [
+            "-v", "error", "-select_streams", "a", "-show_entries", "stream_tags=language", "-of", "csv=p=0", segment,
+        ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(language == "eng")
     }
 
     @Test func dvbBroadcastIsDeinterlacedAnamorphicAndStartsAtItsFirstDecodablePicture() async throws {

@@ -14,6 +14,7 @@ final class HLSSegmenter {
     private let directory: URL
     private let video: Codec
     private let audio: Codec?
+    private let language: String?
     private let targetDuration: Double
     private let frameDuration: Double
     private let cancellation: CancellationFlag
@@ -24,11 +25,12 @@ final class HLSSegmenter {
     private var iFrames: [IFrame] = []
     private(set) var videoCodec: String?
 
-    init(directory: URL, video: Codec, audio: Codec?, targetDuration: Double, frameRate: FrameRate,
+    init(directory: URL, video: Codec, audio: Codec?, language: String?, targetDuration: Double, frameRate: FrameRate,
          cancellation: CancellationFlag) {
         self.directory = directory
         self.video = video
         self.audio = audio
+        self.language = language
         self.targetDuration = targetDuration
         self.frameDuration = 1 / frameRate.framesPerSecond
         self.cancellation = cancellation
@@ -76,6 +78,7 @@ final class HLSSegmenter {
         let encoders = [video] + (audio.map { [$0] } ?? [])
         let output = try OutputFile(path: directory.appendingPathComponent(name).path, format: "mpegts",
                                     encoders: encoders, cancellation: cancellation)
+        if audio != nil, let language { output.setLanguage(language, ofStream: 1) }
         try output.writeHeader(options: ["avoid_negative_ts": "disabled", "mpegts_copyts": "1"])
         current = output
         segmentStart = time

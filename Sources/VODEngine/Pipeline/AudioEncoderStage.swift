@@ -9,13 +9,16 @@ final class AudioEncoderStage {
     static let sampleRate: Int32 = 48_000
     /// The opened AAC encoder; rungs copy its parameters into their muxers.
     let encoder: Codec
+    /// The track's ISO 639-2 language, which muxed segments carry in their PMT.
+    let language: String?
     private let resampler: Resampler
     private let fifo: AudioFIFO
     private var queuedSamples: Int64 = 0
     private var encodedSamples: Int64 = 0
     private let packet: Packet
 
-    init(decoder: Codec, bitrate: Int) throws {
+    init(decoder: Codec, language: String?, bitrate: Int) throws {
+        self.language = language
         encoder = try Codec.encoder(named: "aac") { context in
             context.pointee.sample_rate = Self.sampleRate
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP

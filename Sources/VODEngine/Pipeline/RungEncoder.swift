@@ -23,7 +23,7 @@ final class RungEncoder: @unchecked Sendable {
     private var scaler: Scaler?
     private let packet: Packet
 
-    init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: Codec?,
+    init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
          options: TranscodeOptions, directory: URL, cancellation: CancellationFlag) throws {
         self.rung = rung
         self.rotation = rotation
@@ -52,12 +52,12 @@ final class RungEncoder: @unchecked Sendable {
             context.pointee.colorspace = AVCOL_SPC_BT709
             context.pointee.color_range = AVCOL_RANGE_MPEG
         }
-        audioCodec = audio.flatMap { codec in
-            codec.context.pointee.extradata.flatMap {
-                CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(codec.context.pointee.extradata_size)))
+        audioCodec = audio.flatMap { stage in
+            stage.encoder.context.pointee.extradata.flatMap {
+                CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(stage.encoder.context.pointee.extradata_size)))
             }
         }
-        segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio,
+        segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  targetDuration: options.segmentDuration, frameRate: frameRate,
                                  cancellation: cancellation)
         packet = try Packet()

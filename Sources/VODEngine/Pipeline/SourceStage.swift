@@ -42,7 +42,8 @@ final class SourceStage {
         if let stream = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: video), let decoder = try? Codec.decoder(for: stream) {
             audioStream = stream
             audioDecoder = decoder
-            audio = try AudioEncoderStage(decoder: decoder, bitrate: options.audioBitrate)
+            audio = try AudioEncoderStage(decoder: decoder, language: InputFile.language(of: stream),
+                                          bitrate: options.audioBitrate)
         } else {
             audioStream = nil
             audioDecoder = nil

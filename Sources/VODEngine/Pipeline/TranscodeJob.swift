@@ -37,7 +37,7 @@ final class TranscodeJob: @unchecked Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return try RungEncoder(rung: rung, threads: Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
-                                   audio: source.audio?.encoder, options: options,
+                                   audio: source.audio, options: options,
                                    directory: directory, cancellation: cancellation)
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
