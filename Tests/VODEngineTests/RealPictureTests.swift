@@ -59,7 +59,7 @@ struct RealPictureTests {
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment("360p")
         #expect(try PictureMeasurements.tags(of: segment).range == "tv")
-        try expectSamePicture(segment, clip, width: 640, height: 360)
+        try expectSamePicture(segment, clip, width: 640, height: 360, comparedWithRetag: true)
     }
 
     @Test func bt601StandardDefinitionBecomesBT709() async throws {
@@ -75,21 +75,50 @@ struct RealPictureTests {
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
         // The reference is the ffmpeg CLI converting the source to BT.709 (primaries, matrix) with zscale.
         try expectSamePicture(segment, clip, width: 640, height: 480,
-                              reference: "zscale=pin=170m:min=170m:tin=601:p=709:m=709:t=709,")
+                              reference: "zscale=pin=170m:min=170m:tin=601:p=709:m=709:t=709,", comparedWithRetag: true)
+    }
+
+    /// Pixel formats and containers that cameras, editors and capture cards write all come out as BT.709
+    /// limited-range 8-bit 4:2:0 that shows the same picture.
+    @Test(arguments: [
+        ("avi", ["-c:v", "mjpeg", "-q:v", "2"], "yuvj422p"),
+        ("mkv", ["-c:v", "rawvideo"], "nv12"),
+        ("mkv", ["-c:v", "ffv1"], "gray"),
+        ("mkv", ["-c:v", "ffv1"], "rgb48le"),
+        ("mov", ["-c:v", "prores_ks"], "yuva444p10le"),
+        ("mpg", ["-c:v", "mpeg2video", "-q:v", "2", "-flags", "+ildct+ilme", "-top", "0"], "yuv420p"),
+    ])
+    func cameraAndEditorPixelFormatsBecomeBT709(container: String, codec: [String], pixelFormat: String) async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 320, height: 240, duration: 1, hasAudio: false)
+        source.videoSource = "smptebars=size=SIZE:rate=RATE:duration=DURATION"
+        source.container = container
+        source.videoCodec = codec
+        source.pixelFormat = pixelFormat
+        let clip = try source.make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let segment = result.segment("240p")
+        let tags = try PictureMeasurements.tags(of: segment)
+        #expect([tags.matrix, tags.range, tags.fieldOrder] == ["bt709", "tv", "progressive"])
+        try expectSamePicture(segment, clip, width: 320, height: 240)
     }
 
     /// The rendition's first picture, turned into RGB by ffmpeg by its tags, matches the source's: the tags
-    /// tell the truth about the pixels. Reading the same pixels with the wrong matrix or range would not.
-    private func expectSamePicture(_ segment: String, _ clip: String, width: Int, height: Int, reference: String = "") throws {
+    /// tell the truth about the pixels. With `comparedWithRetag`, also checks that the measure tells this apart from a plain re-tag of the
+    /// source's pixels as BT.709 limited range, which is what the conversion is for.
+    private func expectSamePicture(
+        _ segment: String, _ clip: String, width: Int, height: Int, reference: String = "", comparedWithRetag: Bool = false
+    ) throws {
         let filters = "scale=\(width):\(height)"
         let ours = try PictureMeasurements.rawFrames(["-i", segment], filters: filters, format: "rgb24")
         let source = try PictureMeasurements.rawFrames(["-i", clip], filters: reference + filters, format: "rgb24")
-        // What a plain re-tag would show: the source's pixels read as BT.709 limited range.
-        let misread = try PictureMeasurements.rawFrames(
-            ["-i", clip], filters: "scale=\(width):\(height):in_color_matrix=bt709:in_range=tv", format: "rgb24")
         let difference = PictureMeasurements.meanDifference(ours, source)
         #expect(ours.count == width * height * 3 && ours.count == source.count)
         #expect(difference < 3, "mean RGB difference \(difference)")
+        guard comparedWithRetag else { return }
+        // What a plain re-tag would show: the source's pixels read as BT.709 limited range.
+        let misread = try PictureMeasurements.rawFrames(
+            ["-i", clip], filters: "scale=\(width):\(height):in_color_matrix=bt709:in_range=tv", format: "rgb24")
         #expect(PictureMeasurements.meanDifference(misread, source) > 2 * difference + 2, "the measure can tell")
     }
 
