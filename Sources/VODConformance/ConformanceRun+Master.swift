@@ -24,16 +24,24 @@ extension ConformanceRun {
             flag(.playlistSyntax, file, "the master playlist has no #EXT-X-STREAM-INF")
         }
         var variants: [(stream: VariantStream, rung: RungAnalysis)] = []
+        var rungs: [RungAnalysis] = []
         for variant in master.variants {
-            guard let mediaURL = resolve(variant.uri, from: url),
-                  let media = loadMediaPlaylist(mediaURL, from: url),
+            guard let mediaURL = resolve(variant.uri, from: url) else { continue }
+            if let rung = rungs.first(where: { $0.url == mediaURL }) {
+                variants.append((variant, rung))
+                continue
+            }
+            guard let media = loadMediaPlaylist(mediaURL, from: url),
                   let rung = analyseRung(mediaURL, media) else { continue }
             variants.append((variant, rung))
+            rungs.append(rung)
             measurements.rungs.append(rung.measurement)
         }
-        checkLadder(variants.map(\.rung))
+        checkLadder(rungs)
+        let audioGroups = checkRenditions(master, url, variants: variants)
         for variant in variants {
-            checkVariant(variant.stream, variant.rung, file)
+            let group = variant.stream.audioGroup.flatMap { audioGroups[$0] } ?? []
+            checkVariant(variant.stream, variant.rung, audio: group, file)
         }
         let bandwidths = master.variants.compactMap(\.bandwidth)
         if bandwidths != bandwidths.sorted() {
@@ -42,11 +50,20 @@ extension ConformanceRun {
         checkIFrameStreams(master, url, variants: variants.map(\.rung))
     }
 
-    private mutating func checkVariant(_ variant: VariantStream, _ rung: RungAnalysis, _ file: String) {
+    /// Checks a variant against its rung, and against `audio`, the renditions of the audio group it names.
+    private mutating func checkVariant(_ variant: VariantStream, _ rung: RungAnalysis, audio: [RungAnalysis], _ file: String) {
         let name = "variant \(variant.uri ?? "") (line \(variant.line))"
-        let peak = Bandwidth.peak(segments: rung.sizes, targetDuration: rung.playlist.targetDuration ?? 0)
+        let target = rung.playlist.targetDuration ?? 0
+        let videoPeak = Bandwidth.peak(segments: rung.sizes, targetDuration: target)
+        let videoAverage = Bandwidth.average(segments: rung.sizes)
+        let together = audio.map { Self.playedTogether(rung.sizes, $0.sizes) }
+        let peak = together.map { Bandwidth.peak(segments: $0, targetDuration: target) }.max() ?? videoPeak
+        let average = together.map { Bandwidth.average(segments: $0) }.max() ?? videoAverage
+        let withAudio = " with audio group \"\(variant.audioGroup ?? "")\"'s largest rendition"
         if let bandwidth = variant.bandwidth.map(Double.init) {
-            if bandwidth < peak {
+            if bandwidth < peak, !audio.isEmpty, bandwidth >= videoPeak {
+                flag(.audioBandwidth, file, "\(name): BANDWIDTH \(whole(bandwidth)) is below the measured peak\(withAudio), \(whole(peak))")
+            } else if bandwidth < peak {
                 flag(.masterBandwidth, file, "\(name): BANDWIDTH \(whole(bandwidth)) is below the measured peak \(whole(peak))")
             } else if bandwidth > peak * 1.1 {
                 flag(.masterBandwidth, file, "\(name): BANDWIDTH \(whole(bandwidth)) is more than 10 % above the measured peak \(whole(peak))")
@@ -54,17 +71,29 @@ extension ConformanceRun {
         } else {
             flag(.masterBandwidth, file, "\(name): BANDWIDTH is missing or not an integer")
         }
-        let average = Bandwidth.average(segments: rung.sizes)
         if let declared = variant.averageBandwidth.map(Double.init) {
             if abs(declared - average) > 0.1 * average {
-                flag(.masterAverageBandwidth, file, "\(name): AVERAGE-BANDWIDTH \(whole(declared)) is not within 10 % of the measured \(whole(average))")
+                let rule: ConformanceRule = !audio.isEmpty && abs(declared - videoAverage) <= 0.1 * videoAverage ? .audioBandwidth : .masterAverageBandwidth
+                let scope = rule == .audioBandwidth ? withAudio : ""
+                flag(rule, file, "\(name): AVERAGE-BANDWIDTH \(whole(declared)) is not within 10 % of the measured\(scope) \(whole(average))")
             }
         } else {
             flag(.masterAverageBandwidth, file, "\(name): AVERAGE-BANDWIDTH is missing or not an integer")
         }
         checkFrameRate(variant, rung, name, file)
         checkVideoRange(variant, name, file)
-        checkDescription(variant, codecs: rung.codecs, sps: rung.sps, name, file)
+        let audioCodecs = audio.compactMap { $0.audioStream?.codec }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        checkDescription(variant, codecs: rung.codecs, audioCodecs: audioCodecs, sps: rung.sps, name, file)
+    }
+
+    /// The segments of a video rung and an audio rendition played together: bytes added, the video's durations;
+    /// when the two are not cut alike, the video's segments each with the rendition's average share added.
+    private static func playedTogether(_ video: [(bytes: Int, duration: Double)], _ audio: [(bytes: Int, duration: Double)]) -> [(bytes: Int, duration: Double)] {
+        if video.count == audio.count {
+            return zip(video, audio).map { ($0.bytes + $1.bytes, $0.duration) }
+        }
+        let rate = Bandwidth.average(segments: audio) / 8
+        return video.map { ($0.bytes + Int((rate * $0.duration).rounded()), $0.duration) }
     }
 
     private mutating func checkFrameRate(_ variant: VariantStream, _ rung: RungAnalysis, _ name: String, _ file: String) {
@@ -81,8 +110,10 @@ extension ConformanceRun {
         }
     }
 
-    /// Checks RESOLUTION and CODECS of a variant or I-frame stream against the bitstream.
-    mutating func checkDescription(_ stream: VariantStream, codecs: [String], sps: SequenceParameterSet?, _ name: String, _ file: String) {
+    /// Checks RESOLUTION and CODECS of a variant or I-frame stream against the bitstream; `audioCodecs` are those of
+    /// the audio group the variant names, which its CODECS must list too.
+    mutating func checkDescription(_ stream: VariantStream, codecs: [String], audioCodecs: [String] = [], sps: SequenceParameterSet?,
+                                   _ name: String, _ file: String) {
         if let sps {
             let encoded = Resolution(width: sps.width, height: sps.height)
             if stream.resolution != encoded {
@@ -93,8 +124,12 @@ extension ConformanceRun {
             flag(.masterCodecs, file, "\(name): CODECS is missing")
             return
         }
-        if Set(declared.map { $0.lowercased() }) != Set(codecs.map { $0.lowercased() }) || declared.count != codecs.count {
-            flag(.masterCodecs, file, "\(name): CODECS \"\(declared.joined(separator: ","))\" is not the encoded \"\(codecs.joined(separator: ","))\"")
+        let expected = codecs + audioCodecs.filter { codec in !codecs.contains { $0.lowercased() == codec.lowercased() } }
+        if Set(declared.map { $0.lowercased() }) != Set(expected.map { $0.lowercased() }) || declared.count != expected.count {
+            let isVideo = { (codec: String) in !["mp4a.", "ac-3", "ec-3"].contains { codec.lowercased().hasPrefix($0) } }
+            let videoMatches = Set(declared.filter(isVideo).map { $0.lowercased() }) == Set(expected.filter(isVideo).map { $0.lowercased() })
+            let rule: ConformanceRule = !audioCodecs.isEmpty && videoMatches ? .audioCodecs : .masterCodecs
+            flag(rule, file, "\(name): CODECS \"\(declared.joined(separator: ","))\" is not the encoded \"\(expected.joined(separator: ","))\"")
         }
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 extension ConformanceRun {
     /// Checks a rung's media playlist, then reads, checks and places each of its segments on the title's timeline.
-    mutating func analyseRung(_ url: URL, _ playlist: MediaPlaylist) -> RungAnalysis? {
+    ///
+    /// `audioOnly` is for the playlist of an audio rendition: its segments must hold audio only, and no video rules apply.
+    mutating func analyseRung(_ url: URL, _ playlist: MediaPlaylist, audioOnly: Bool = false) -> RungAnalysis? {
         let file = relative(url)
         checkMediaPlaylist(playlist, file)
         if playlist.mapURI != nil {
@@ -15,7 +17,7 @@ extension ConformanceRun {
                   let bytes = read(segmentURL, range: entry.byteRange, from: url) else { continue }
             let segmentFile = relative(segmentURL) + (entry.byteRange.map { " (\($0.length)@\($0.offset))" } ?? "")
             let stream = TransportStreamSegment(bytes: bytes)
-            checkSegment(stream, segmentFile)
+            if audioOnly { checkAudioOnlySegment(stream, segmentFile) } else { checkSegment(stream, segmentFile) }
             let shift = timelineShift(for: stream, after: segments.last)
             segments.append(RungAnalysis.Segment(entry: entry, file: segmentFile, stream: stream, shift: shift))
         }
@@ -30,11 +32,11 @@ extension ConformanceRun {
         return Timestamp.unwrap(first, near: reference) - first
     }
 
-    /// The rules one TS segment must meet on its own.
-    private mutating func checkSegment(_ stream: TransportStreamSegment, _ file: String) {
+    /// The rules every TS segment must meet on its own, video or audio; false when it is not MPEG-TS at all.
+    private mutating func checkContainer(_ stream: TransportStreamSegment, _ file: String) -> Bool {
         guard stream.packetCount > 0 else {
             flag(.segmentContainer, file, "not MPEG-TS: no 188-byte packet with a 0x47 sync byte")
-            return
+            return false
         }
         if !stream.startsWithProgramTables {
             flag(.segmentProgramTables, file, "the segment does not start with the PAT followed by the PMT")
@@ -43,6 +45,25 @@ extension ConformanceRun {
             let more = stream.problems.count > 3 ? " and \(stream.problems.count - 3) more" : ""
             flag(.segmentDecodable, file, stream.problems.prefix(3).joined(separator: "; ") + more)
         }
+        return true
+    }
+
+    /// The rules a segment of an audio rendition must meet: one audio stream that carries frames, and nothing else.
+    private mutating func checkAudioOnlySegment(_ stream: TransportStreamSegment, _ file: String) {
+        guard checkContainer(stream, file) else { return }
+        let streams = stream.program?.streams ?? []
+        let others = streams.filter { !$0.isAudio }
+        if !others.isEmpty || stream.audio.count != 1 {
+            let types = others.map { "0x" + String($0.streamType, radix: 16) }.joined(separator: ", ")
+            flag(.audioOnly, file, "\(stream.audio.count) audio streams and \(others.count) other streams\(types.isEmpty ? "" : " (\(types))"), not one audio stream alone")
+        } else if stream.audio.first?.codec == nil {
+            flag(.segmentDecodable, file, "the audio stream has no AAC, AC-3 or E-AC-3 frame")
+        }
+    }
+
+    /// The rules one TS segment must meet on its own.
+    private mutating func checkSegment(_ stream: TransportStreamSegment, _ file: String) {
+        guard checkContainer(stream, file) else { return }
         guard let video = stream.video else {
             let others = stream.program?.streams.filter { !$0.isAudio } ?? []
             if let other = others.first {

@@ -143,19 +143,28 @@ struct Demuxer {
     }
 
     private mutating func addAudio(_ payload: ArraySlice<UInt8>, pts: Int64, to index: Int) throws(ConformanceError) {
-        guard segment.audio[index].streamType == 0x0F else { return }
+        let isDolby = [0x81, 0x87].contains(segment.audio[index].streamType)
+        guard isDolby || segment.audio[index].streamType == 0x0F else { return }
         var start = payload.startIndex
         var time = Double(pts)
         while start < payload.endIndex {
-            let header = try ADTSHeader(payload[start...])
-            guard start + header.frameLength <= payload.endIndex else {
-                throw .malformedBitstream("ADTS frame runs past the end of its PES packet")
+            let length: Int
+            if isDolby {
+                let frame = try DolbySyncFrame(payload[start...])
+                if segment.audio[index].syncFrame == nil { segment.audio[index].syncFrame = frame }
+                (length, time) = (frame.frameLength, time + frame.durationTicks)
+                segment.audio[index].frameCount += 1
+            } else {
+                let header = try ADTSHeader(payload[start...])
+                if segment.audio[index].header == nil { segment.audio[index].header = header }
+                (length, time) = (header.frameLength, time + header.durationTicks)
+                segment.audio[index].frameCount += header.rawDataBlocks
             }
-            if segment.audio[index].header == nil { segment.audio[index].header = header }
+            guard start + length <= payload.endIndex else {
+                throw .malformedBitstream("\(isDolby ? "AC-3" : "ADTS") frame runs past the end of its PES packet")
+            }
             if segment.audio[index].firstPTS == nil { segment.audio[index].firstPTS = pts }
-            time += header.durationTicks
-            segment.audio[index].frameCount += header.rawDataBlocks
-            start += header.frameLength
+            start += length
         }
         segment.audio[index].endPTS = Int64(time.rounded())
     }

@@ -80,6 +80,10 @@ private struct MasterParser {
             case "#EXT-X-I-FRAME-STREAM-INF":
                 let list = attributes(value, number)
                 playlist.iFrameStreams.append(VariantStream(attributes: list, uri: list["URI"], line: number))
+            case "#EXT-X-MEDIA":
+                let (list, problems) = AttributeList.parse(value ?? "")
+                for message in problems { problem(number, message) }
+                playlist.renditions.append(MediaRendition(attributes: list, line: number))
             default:
                 break
             }

@@ -46,6 +46,8 @@ public struct MasterPlaylist: Sendable {
     public internal(set) var variants: [VariantStream] = []
     /// The `#EXT-X-I-FRAME-STREAM-INF` streams, in playlist order.
     public internal(set) var iFrameStreams: [VariantStream] = []
+    /// The `#EXT-X-MEDIA` renditions, in playlist order.
+    public internal(set) var renditions: [MediaRendition] = []
     /// Problems found while parsing.
     public internal(set) var issues: [PlaylistIssue] = []
 }
@@ -67,6 +69,10 @@ public struct VariantStream: Sendable {
     public var resolution: Resolution? { attributes["RESOLUTION"].flatMap(Resolution.init) }
     /// `FRAME-RATE` as a number.
     public var frameRate: Double? { attributes["FRAME-RATE"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil } }
+    /// `AUDIO`: the GROUP-ID of the audio renditions that play with this variant.
+    public var audioGroup: String? { attributes["AUDIO"] }
+    /// `SUBTITLES`: the GROUP-ID of the subtitle renditions that play with this variant.
+    public var subtitlesGroup: String? { attributes["SUBTITLES"] }
     /// The `CODECS` entries, trimmed.
     public var codecs: [String]? {
         attributes["CODECS"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }

@@ -39,6 +39,8 @@ struct RungAnalysis {
 
     var sps: SequenceParameterSet? { segments.lazy.compactMap { $0.stream.video?.sps }.first }
     var audioHeader: ADTSHeader? { segments.lazy.compactMap { $0.stream.audio.first?.header }.first }
+    /// The first audio stream that carries frames: its codec and channels describe the rung's audio.
+    var audioStream: AudioStream? { segments.lazy.compactMap { $0.stream.audio.first }.first { $0.codec != nil } }
     var frameRate: Double? { frameTicks.map { Timestamp.ticksPerSecond / $0 } }
     var hasAudio: Bool { segments.contains { !$0.stream.audio.isEmpty } }
     var idrs: [Int64] { segments.flatMap(\.idrs) }
@@ -76,6 +78,7 @@ struct RungAnalysis {
         measurement.averageBandwidth = Bandwidth.average(segments: sizes)
         measurement.sps = sps
         measurement.audio = audioHeader
+        measurement.audioChannels = audioStream?.channels
         measurement.codecs = codecs
         measurement.frameRate = frameRate
         measurement.idrTimes = idrs.map(Timestamp.seconds)

@@ -4,6 +4,8 @@ public struct TitleMeasurements: Sendable, Encodable {
     public internal(set) var rungs: [RungMeasurement] = []
     /// One entry per I-frame playlist checked, in master playlist order.
     public internal(set) var iFrameRungs: [IFrameMeasurement] = []
+    /// One entry per audio rendition (`#EXT-X-MEDIA:TYPE=AUDIO`) playlist checked, in master playlist order.
+    public internal(set) var audioRenditions: [RungMeasurement] = []
 }
 
 /// What was measured on one media playlist and its segments.
@@ -22,6 +24,8 @@ public struct RungMeasurement: Sendable, Encodable {
     public internal(set) var sps: SequenceParameterSet?
     /// The first ADTS header, when the rung has audio.
     public internal(set) var audio: ADTSHeader?
+    /// The encoded audio channel count, when the rung has audio.
+    public internal(set) var audioChannels: Int?
     /// The codec strings derived from the bitstream, such as `["avc1.640028", "mp4a.40.2"]`.
     public internal(set) var codecs: [String] = []
     /// Frames per second from the PTS of every picture, or the VUI when there is one picture.

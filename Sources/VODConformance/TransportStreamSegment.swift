@@ -87,7 +87,7 @@ public struct VideoAccessUnit: Sendable, Equatable {
     public var isIDR: Bool { firstSliceType == 5 }
 }
 
-/// An AAC ADTS elementary stream of a segment.
+/// An audio elementary stream of a segment: AAC in ADTS, AC-3 or E-AC-3.
 public struct AudioStream: Sendable {
     /// The stream's PID.
     public let pid: UInt16
@@ -95,13 +95,24 @@ public struct AudioStream: Sendable {
     public let streamType: UInt8
     /// The first ADTS header, when the stream carries ADTS.
     public internal(set) var header: ADTSHeader?
+    /// The first AC-3 or E-AC-3 sync frame header, when the stream is AC-3 (0x81) or E-AC-3 (0x87).
+    public internal(set) var syncFrame: DolbySyncFrame?
     /// The PTS of the first audio frame.
     public internal(set) var firstPTS: Int64?
     /// The PTS just after the last audio frame ends.
     public internal(set) var endPTS: Int64?
-    /// AAC frames of 1024 samples read.
+    /// Audio frames read: AAC frames of 1024 samples, or AC-3 sync frames.
     public internal(set) var frameCount = 0
 
     /// One AAC frame's duration in ticks, from the first header.
-    public var frameDurationTicks: Double? { header.map { 1024 * 90_000 / Double($0.sampleRate) } }
+    public var frameDurationTicks: Double? { header.map { 1024 * 90_000 / Double($0.sampleRate) } ?? syncFrame?.durationTicks }
+
+    /// The RFC 6381 codec string: `mp4a.40.N` from the ADTS header, `ac-3` or `ec-3` from the sync frame.
+    public var codec: String? { header.map { "mp4a.40.\($0.objectType)" } ?? syncFrame?.codec }
+
+    /// The channel count: ADTS channel_configuration 1–6 (7 is 7.1, eight channels), or from the AC-3 sync frame.
+    public var channels: Int? {
+        if let header { return (1...7).contains(header.channels) ? (header.channels == 7 ? 8 : header.channels) : nil }
+        return syncFrame?.channels
+    }
 }

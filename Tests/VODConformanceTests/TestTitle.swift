@@ -45,7 +45,11 @@ struct TestTitle: Sendable {
 
     /// A copy of the conformant title in a new folder, for a test to break.
     static func conformantCopy() throws -> TestTitle {
-        let original = try conformant.get()
+        try copy(of: conformant.get())
+    }
+
+    /// A copy of `original` in a new folder, for a test to break.
+    static func copy(of original: TestTitle) throws -> TestTitle {
         let folder = try temporaryDirectory()
         let directory = folder.appendingPathComponent("title")
         try FileManager.default.copyItem(at: original.directory, to: directory)
