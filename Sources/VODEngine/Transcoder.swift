@@ -53,15 +53,15 @@ public struct Transcoder: Sendable {
         do {
             let job = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
                                    progress: progress)
-            let (duration, renditions) = try job.run()
+            let (duration, renditions, audio) = try job.run()
             try cancellation.check("finish")
             try output.commit(staging)
             let target = PlaylistWriter.targetDuration(of: renditions)
             let variants = renditions.map { rendition in
-                VariantSummary(
+                let declared = VariantBandwidth(rendition, audio: audio, targetDuration: target)
+                return VariantSummary(
                     name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
-                    bandwidth: Bandwidth.peak(of: rendition.segmentPieces, targetDuration: target),
-                    averageBandwidth: Bandwidth.average(of: rendition.segmentPieces), codecs: rendition.codecs,
+                    bandwidth: declared.peak, averageBandwidth: declared.average, codecs: declared.codecs,
                     frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
                     playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)"
                 )

@@ -68,11 +68,28 @@ public final class InputFile: @unchecked Sendable {
 
     /// A stream's ISO 639-2 language code, such as `fre`, when the container gives one other than `und`.
     public static func language(of stream: UnsafeMutablePointer<AVStream>) -> String? {
-        guard let entry = av_dict_get(stream.pointee.metadata, "language", nil, 0), let value = entry.pointee.value else {
+        guard let code = metadata("language", of: stream)?.lowercased() else { return nil }
+        return code.isEmpty || code == "und" ? nil : code
+    }
+
+    /// A stream's metadata entry, such as its `title`.
+    public static func metadata(_ key: String, of stream: UnsafeMutablePointer<AVStream>) -> String? {
+        guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else {
             return nil
         }
-        let code = String(cString: value).lowercased()
-        return code.isEmpty || code == "und" ? nil : code
+        return String(cString: value)
+    }
+
+    /// The streams of a type in the program that holds `related` (every stream of that type when the file has
+    /// no programs), in the file's order.
+    public func streams(of type: AVMediaType, relatedTo related: UnsafeMutablePointer<AVStream>) -> [UnsafeMutablePointer<AVStream>] {
+        let program = av_find_program_from_stream(context, nil, related.pointee.index)
+        let members: Set<Int32>? = program.map { program in
+            Set((0..<Int(program.pointee.nb_stream_indexes)).map { Int32(program.pointee.stream_index[$0]) })
+        }
+        return streams.filter { stream in
+            stream.pointee.codecpar.pointee.codec_type == type && (members?.contains(stream.pointee.index) ?? true)
+        }
     }
 
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.

@@ -53,7 +53,7 @@ import VODTestSupport
             let renditions = Self.randomRenditions(&generator)
             let targetDuration = PlaylistWriter.targetDuration(of: renditions)
             for rendition in renditions {
-                guard case .media(let media) = try Self.parse(PlaylistWriter.media(rendition, targetDuration: targetDuration)) else {
+                guard case .media(let media) = try Self.parse(PlaylistWriter.media(rendition.segments, targetDuration: targetDuration)) else {
                     Issue.record("the media playlist read as a master")
                     continue
                 }
@@ -74,7 +74,7 @@ import VODTestSupport
                 #expect(iFrames.segments.map { $0.byteRange?.length } == rendition.iFrames.map { Int($0.length) })
                 #expect(iFrames.segments.map(\.uri) == rendition.iFrames.map { rendition.segments[$0.segmentIndex].fileName })
             }
-            guard case .master(let master) = try Self.parse(PlaylistWriter.master(renditions, targetDuration: targetDuration)) else {
+            guard case .master(let master) = try Self.parse(PlaylistWriter.master(renditions, audio: [], targetDuration: targetDuration)) else {
                 Issue.record("the master read as a media playlist")
                 continue
             }

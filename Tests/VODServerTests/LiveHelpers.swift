@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import VODCatalog
 import VODTestSupport
 
@@ -118,6 +119,17 @@ extension TestLibrary {
 
     func status(of id: Int64) async throws -> MediaStatus? {
         try await catalog.media(id: id)?.status
+    }
+
+    /// Uploads `file` with curl, waits until its job is ready or failed, and returns the item, checked ready.
+    func uploadUntilTranscoded(_ file: String, title: String, to server: String) async throws -> MediaItem {
+        let id = try await curlUpload(file, title: title, to: server)
+        try await waitUntil("media \(id) is ready or failed") {
+            [.ready, .failed].contains(try await status(of: id))
+        }
+        let item = try #require(try await catalog.media(id: id))
+        #expect(item.status == .ready, "\(item.error ?? "")")
+        return item
     }
 }
 

@@ -65,12 +65,8 @@ import VODTestSupport
         let clip = try SyntheticClip(width: 320, height: 240, duration: 4).make(in: test.directory.url)
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
-            let id = try await test.curlUpload(clip, title: "Played", to: server)
-            try await waitUntil("media \(id) is ready or failed") {
-                [.ready, .failed].contains(try await test.status(of: id))
-            }
-            let item = try #require(try await test.catalog.media(id: id))
-            #expect(item.status == .ready, "\(item.error ?? "")")
+            let item = try await test.uploadUntilTranscoded(clip, title: "Played", to: server)
+            let id = item.id
             #expect(item.progress == 1)
 
             let media = try await client.execute(uri: "/api/media/\(id)", method: .get)
@@ -87,6 +83,38 @@ import VODTestSupport
             }
             let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
             #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
+            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+        }
+    }
+
+    /// A film with two languages is served with its audio renditions, which players reach from the master.
+    @Test func alternateAudioIsServedAndPlayedOverHTTP() async throws {
+        let test = try TestLibrary()
+        let clip = try SyntheticClip.multiTrack([
+            ToneTrack(frequency: 400, metadata: ["language=eng"], disposition: "default"),
+            ToneTrack(frequency: 600, metadata: ["language=spa"]),
+        ], duration: 4, in: test.directory.url)
+        try await test.app(workers: 1).test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let id = try await test.uploadUntilTranscoded(clip, title: "Two languages", to: server).id
+
+            let master = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
+            let text = String(buffer: master.body)
+            #expect(text.contains(#"NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="stream/audio_0/index.m3u8""#))
+            #expect(text.contains(#"NAME="Español",LANGUAGE="es",DEFAULT=NO,AUTOSELECT=YES,CHANNELS="2",URI="stream/audio_1/index.m3u8""#))
+            for rendition in 0..<2 {
+                let playlist = try await client.execute(uri: "/api/media/\(id)/stream/audio_\(rendition)/index.m3u8", method: .get)
+                #expect(playlist.status == .ok)
+                #expect(playlist.headers[.contentType] == "application/vnd.apple.mpegurl")
+                let segment = try await client.execute(uri: "/api/media/\(id)/stream/audio_\(rendition)/segment_000.ts", method: .get)
+                #expect(segment.status == .ok && segment.headers[.contentType] == "video/mp2t")
+            }
+            let stream = "\(server)/api/media/\(id)/stream"
+            let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
+            let streams = try await offPool { try IndependentPlayers.streams(at: stream) }
+            #expect(streams.filter { $0.codec_type == "audio" }.count == 2, "ffprobe finds both renditions")
             let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
         }

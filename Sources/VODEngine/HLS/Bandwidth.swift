@@ -38,3 +38,26 @@ extension Rendition {
     /// The I-frame byte ranges as bandwidth pieces.
     var iFramePieces: [Bandwidth.Piece] { iFrames.map { ($0.length, $0.duration) } }
 }
+
+/// What one variant of the master declares: its rung, plus the largest audio rendition a player may add to it.
+struct VariantBandwidth {
+    let rendition: Rendition
+    /// The RFC 8216 peak of the rung with the audio rendition that makes it largest.
+    let peak: Int
+    /// The average of the rung with the audio rendition that makes it largest.
+    let average: Int
+    /// The CODECS attribute: the rung's codecs, then the audio renditions' codec.
+    let codecs: String
+
+    init(_ rendition: Rendition, audio: [AudioRendition], targetDuration: Int) {
+        self.rendition = rendition
+        let video = rendition.segmentPieces
+        // Segment k of an audio rendition covers the same time as segment k of the rung: add them up.
+        let combined = audio.isEmpty ? [video] : audio.map { audio in
+            zip(video, audio.segments).map { (bytes: $0.bytes + $1.bytes, duration: $0.duration) }
+        }
+        peak = combined.map { Bandwidth.peak(of: $0, targetDuration: targetDuration) }.max() ?? 0
+        average = combined.map { Bandwidth.average(of: $0) }.max() ?? 0
+        codecs = ([rendition.codecs] + (audio.first.map { [$0.codec] } ?? [])).joined(separator: ",")
+    }
+}

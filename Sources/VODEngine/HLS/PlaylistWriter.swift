@@ -16,7 +16,7 @@ enum PlaylistWriter {
     }
 
     /// A VOD media playlist listing every segment.
-    static func media(_ rendition: Rendition, targetDuration: Int) -> String {
+    static func media(_ segments: [Segment], targetDuration: Int) -> String {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:3",
@@ -25,7 +25,7 @@ enum PlaylistWriter {
             "#EXT-X-PLAYLIST-TYPE:VOD",
             "#EXT-X-INDEPENDENT-SEGMENTS",
         ]
-        for segment in rendition.segments {
+        for segment in segments {
             lines.append("#EXTINF:\(decimal(segment.duration)),")
             lines.append(segment.fileName)
         }
@@ -52,26 +52,33 @@ enum PlaylistWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The master playlist: one variant per rendition in ascending bandwidth, then one I-frame stream each.
-    /// Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
-    static func master(_ renditions: [Rendition], targetDuration: Int) -> String {
+    /// The audio group every variant names when the title has audio renditions.
+    static let audioGroup = "aac"
+
+    /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
+    /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
+    static func master(_ renditions: [Rendition], audio: [AudioRendition], targetDuration: Int) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        let ordered = renditions.sorted {
-            Bandwidth.peak(of: $0.segmentPieces, targetDuration: targetDuration)
-                < Bandwidth.peak(of: $1.segmentPieces, targetDuration: targetDuration)
+        for rendition in audio {
+            var attributes = ["TYPE=AUDIO", "GROUP-ID=\"\(audioGroup)\"", "NAME=\"\(quotable(rendition.name))\""]
+            if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
+            attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES",
+                           "CHANNELS=\"\(rendition.channels)\"", "URI=\"\(rendition.playlist)\""]
+            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
         }
-        for rendition in ordered {
-            let peak = Bandwidth.peak(of: rendition.segmentPieces, targetDuration: targetDuration)
-            let average = Bandwidth.average(of: rendition.segmentPieces)
+        let variants = renditions.map { VariantBandwidth($0, audio: audio, targetDuration: targetDuration) }
+        for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+            let rendition = variant.rendition
             lines.append(
-                "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),"
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-                    + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(rendition.codecs)\","
-                    + "VIDEO-RANGE=SDR"
+                    + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
+                    + (audio.isEmpty ? "" : "AUDIO=\"\(audioGroup)\",") + "VIDEO-RANGE=SDR"
             )
             lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
         }
-        for rendition in ordered {
+        for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+            let rendition = variant.rendition
             lines.append(
                 "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
@@ -79,6 +86,11 @@ enum PlaylistWriter {
             )
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A quoted-string attribute value cannot hold a double quote or a line break (RFC 8216 §4.2).
+    private static func quotable(_ text: String) -> String {
+        String(text.map { $0 == "\"" ? "'" : $0.isNewline ? " " : $0 })
     }
 
     /// The I-frame playlist's target duration: the longest I-frame interval, rounded half up.

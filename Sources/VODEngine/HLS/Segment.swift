@@ -33,3 +33,23 @@ struct Rendition: Sendable, Equatable {
     /// The CODECS attribute: video first, then audio.
     var codecs: String { [videoCodec, audioCodec].compactMap { $0 }.joined(separator: ",") }
 }
+
+/// One audio track written as an audio-only rendition, for the master's `#EXT-X-MEDIA:TYPE=AUDIO`.
+struct AudioRendition: Sendable, Equatable {
+    /// The track's place among the renditions, which names its folder.
+    var index: Int
+    var name: String
+    /// The RFC 5646 language, when the source says.
+    var language: String?
+    var isDefault: Bool
+    var channels: Int
+    /// The RFC 6381 codec, such as `mp4a.40.2`.
+    var codec: String
+    var segments: [Segment]
+
+    /// The folder of rendition `index`, such as `audio_0`.
+    static func folder(_ index: Int) -> String { "audio_\(index)" }
+
+    /// The media playlist's path relative to the output folder.
+    var playlist: String { "\(Self.folder(index))/\(PlaylistWriter.mediaPlaylist)" }
+}

@@ -7,6 +7,8 @@ import VODFFmpeg
 /// the first video frame are dropped, and at the end the audio is cut or padded to the video's duration.
 final class AudioEncoderStage {
     static let sampleRate: Int32 = 48_000
+    /// Channels of every AAC rendition: stereo.
+    static let channels = 2
     /// The opened AAC encoder; rungs copy its parameters into their muxers.
     let encoder: Codec
     /// The track's ISO 639-2 language, which muxed segments carry in their PMT.
@@ -22,14 +24,21 @@ final class AudioEncoderStage {
         encoder = try Codec.encoder(named: "aac") { context in
             context.pointee.sample_rate = Self.sampleRate
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            av_channel_layout_default(&context.pointee.ch_layout, 2)
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(Self.channels))
             context.pointee.bit_rate = Int64(bitrate)
             context.pointee.time_base = AVRational(num: 1, den: Self.sampleRate)
             context.pointee.profile = FF_PROFILE_AAC_LOW
         }
-        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: 2, format: AV_SAMPLE_FMT_FLTP)
-        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: 2, sampleRate: Self.sampleRate)
+        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: Int32(Self.channels), format: AV_SAMPLE_FMT_FLTP)
+        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: Int32(Self.channels), sampleRate: Self.sampleRate)
         packet = try Packet()
+    }
+
+    /// The RFC 6381 codec of the encoded audio, such as `mp4a.40.2`, read from its AudioSpecificConfig.
+    var codecString: String? {
+        encoder.context.pointee.extradata.flatMap {
+            CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(encoder.context.pointee.extradata_size)))
+        }
     }
 
     /// Where the audio received so far ends on the video timeline, in seconds.

@@ -52,11 +52,7 @@ final class RungEncoder: @unchecked Sendable {
             context.pointee.colorspace = AVCOL_SPC_BT709
             context.pointee.color_range = AVCOL_RANGE_MPEG
         }
-        audioCodec = audio.flatMap { stage in
-            stage.encoder.context.pointee.extradata.flatMap {
-                CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(stage.encoder.context.pointee.extradata_size)))
-            }
-        }
+        audioCodec = audio?.codecString
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  targetDuration: options.segmentDuration, frameRate: frameRate,
                                  cancellation: cancellation)

@@ -1,22 +1,21 @@
 import CFFmpeg
 import VODFFmpeg
 
-/// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and audio is encoded
-/// once to AAC; both go to every rung through the callbacks.
+/// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and every audio track is
+/// encoded once to AAC; both go on through the callbacks.
 final class SourceStage {
+    /// Audio tracks made into renditions at most; further tracks are left out.
+    static let maximumAudioTracks = 8
+
     private let input: InputFile
     private let videoStream: UnsafeMutablePointer<AVStream>
     private let videoDecoder: Codec
-    private let audioStream: UnsafeMutablePointer<AVStream>?
-    private let audioDecoder: Codec?
-    /// The AAC encoder stage, when the title has audio.
-    let audio: AudioEncoderStage?
+    /// The audio tracks of the video's program, in the source's order.
+    let audioTracks: [AudioTrack]
     private let corrector: PictureCorrector
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
     private var zero: Double?
-    /// Audio decoded before the first picture, held until `zero` is known.
-    private var heldAudio: [Frame] = []
     private let sourceFrameDuration: Double
     private var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
@@ -39,24 +38,16 @@ final class SourceStage {
         let sourceRate = MediaProber.frameRate(of: video)
         converter = FrameRateConverter(frameRate: FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
-        if let stream = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: video), let decoder = try? Codec.decoder(for: stream) {
-            audioStream = stream
-            audioDecoder = decoder
-            audio = try AudioEncoderStage(decoder: decoder, language: InputFile.language(of: stream),
-                                          bitrate: options.audioBitrate)
-        } else {
-            audioStream = nil
-            audioDecoder = nil
-            audio = nil
-        }
-        input.discardStreams(except: [video, audioStream].compactMap { $0 })
+        audioTracks = AudioTrack.tracks(of: input, relatedTo: video, limit: Self.maximumAudioTracks,
+                                        bitrate: options.audioBitrate)
+        input.discardStreams(except: [video] + audioTracks.map(\.stream))
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
-    /// each AAC packet, and returns the output duration in seconds.
+    /// each AAC packet with the index of its track, and returns the output duration in seconds.
     func run(
         video: (Frame, Bool) throws -> Void,
-        audio sendAudio: (Packet) throws -> Void,
+        audio sendAudio: (Int, Packet) throws -> Void,
         progress: (Double) -> Void
     ) throws -> Double {
         let packet = try Packet()
@@ -67,22 +58,25 @@ final class SourceStage {
                     try video(picture, frameRate.isKeyframe(index))
                 }, audio: sendAudio)
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
-                if let audioDecoder {
-                    try decode(nil, with: audioDecoder, into: frame) { try self.pushAudio($0, outputs) }
+                for (index, track) in audioTracks.enumerated() {
+                    try decode(nil, with: track.decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
                 }
                 // Audio and video end together: the last picture stays up while the audio goes on.
-                try converter.finish(until: audio?.queuedDuration ?? 0, emit: outputs.video)
+                let audioEnd = audioTracks.map(\.encoder.queuedDuration).max() ?? 0
+                try converter.finish(until: audioEnd, emit: outputs.video)
                 guard converter.emittedDuration > 0 else { throw noPictureError() }
-                try audio?.finish(duration: converter.emittedDuration, emit: sendAudio)
+                for (index, track) in audioTracks.enumerated() {
+                    try track.encoder.finish(duration: converter.emittedDuration) { try sendAudio(index, $0) }
+                }
             }
         }
         return converter.emittedDuration
     }
 
-    /// Where decoded media goes: output pictures with their frame index, and AAC packets.
+    /// Where decoded media goes: output pictures with their frame index, and AAC packets with their track.
     private struct Outputs {
         let video: (Frame, Int64) throws -> Void
-        let audio: (Packet) throws -> Void
+        let audio: (Int, Packet) throws -> Void
     }
 
     private func decodeAll(packet: Packet, frame: Frame, outputs: Outputs, progress: (Double) -> Void) throws {
@@ -92,8 +86,8 @@ final class SourceStage {
             if packet.streamIndex == videoStream.pointee.index {
                 try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
-            } else if let audioDecoder, let stream = audioStream, packet.streamIndex == stream.pointee.index {
-                try decode(packet, with: audioDecoder, into: frame) { try self.pushAudio($0, outputs) }
+            } else if let index = audioTracks.firstIndex(where: { $0.stream.pointee.index == packet.streamIndex }) {
+                try decode(packet, with: audioTracks[index].decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
             }
         }
         try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
@@ -110,25 +104,27 @@ final class SourceStage {
         let start = Self.seconds(picture.pts, videoStream.pointee.time_base)
         if zero == nil {
             zero = start
-            let held = heldAudio
-            heldAudio = []
-            for frame in held { try pushAudio(frame, outputs) }
+            for (index, track) in audioTracks.enumerated() {
+                let held = track.held
+                track.held = []
+                for frame in held { try pushAudio(frame, track: index, outputs) }
+            }
         }
         let reported = Self.seconds(picture.pointer.pointee.pkt_duration, videoStream.pointee.time_base)
         let duration = reported > 0 && reported < 10 ? reported : sourceFrameDuration
         try converter.push(try picture.reference(), time: start - (zero ?? start), duration: duration, emit: outputs.video)
     }
 
-    private func pushAudio(_ frame: Frame, _ outputs: Outputs) throws {
-        guard let audio, let stream = audioStream else { return }
+    private func pushAudio(_ frame: Frame, track index: Int, _ outputs: Outputs) throws {
+        let track = audioTracks[index]
         guard let zero else {
-            heldAudio.append(try frame.reference())
-            if heldAudio.count > Self.heldAudioLimit { heldAudio.removeFirst() }
+            track.held.append(try frame.reference())
+            if track.held.count > Self.heldAudioLimit { track.held.removeFirst() }
             return
         }
         let timestamp = frame.bestEffortTimestamp
-        let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, stream.pointee.time_base) - zero
-        try audio.push(frame, time: time, emit: outputs.audio)
+        let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, track.stream.pointee.time_base) - zero
+        try track.encoder.push(frame, time: time) { try outputs.audio(index, $0) }
     }
 
     /// Audio frames held while waiting for the first picture: about a minute of AAC. Older ones come before the

@@ -22,7 +22,7 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// Runs the pipeline to completion and writes every playlist into the staging folder.
-    func run() throws -> (duration: Double, renditions: [Rendition]) {
+    func run() throws -> (duration: Double, renditions: [Rendition], audio: [AudioRendition]) {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
         let probe = MediaProber.describe(file)
@@ -32,12 +32,20 @@ final class TranscodeJob: @unchecked Sendable {
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
         let source = try SourceStage(input: file, options: options)
+        // One track is muxed into every rung; several become audio-only renditions the player picks from.
+        let audioWriters: [AudioRenditionWriter] = source.audioTracks.count < 2 ? [] : try source.audioTracks.indices.map { index in
+            let directory = staging.appendingPathComponent(AudioRendition.folder(index))
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return AudioRenditionWriter(directory: directory, track: source.audioTracks[index], frameRate: source.frameRate,
+                                        targetDuration: options.segmentDuration, cancellation: cancellation)
+        }
+        let muxedAudio = audioWriters.isEmpty ? source.audioTracks.first?.encoder : nil
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return try RungEncoder(rung: rung, threads: Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
-                                   audio: source.audio, options: options,
+                                   audio: muxedAudio, options: options,
                                    directory: directory, cancellation: cancellation)
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
@@ -70,8 +78,12 @@ final class TranscodeJob: @unchecked Sendable {
                 video: { frame, isKeyframe in
                     for queue in fromSource { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
                 },
-                audio: { packet in
-                    for queue in fromSource { try queue.push(.audio(try packet.reference())) }
+                audio: { track, packet in
+                    if audioWriters.isEmpty {
+                        for queue in fromSource { try queue.push(.audio(try packet.reference())) }
+                    } else {
+                        try audioWriters[track].add(packet)
+                    }
                 },
                 progress: progress.advance
             )
@@ -82,8 +94,15 @@ final class TranscodeJob: @unchecked Sendable {
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
         let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
-        try writePlaylists(renditions)
-        return (duration, renditions)
+        let defaultTrack = source.audioTracks.firstIndex { $0.isDefault } ?? 0
+        let audio = try audioWriters.indices.map { index in
+            let track = source.audioTracks[index]
+            return AudioRendition(index: index, name: track.name, language: track.language, isDefault: index == defaultTrack,
+                                  channels: AudioEncoderStage.channels, codec: track.encoder.codecString ?? "mp4a.40.2",
+                                  segments: try audioWriters[index].finish(end: duration))
+        }
+        try writePlaylists(renditions, audio: audio)
+        return (duration, renditions, audio)
     }
 
     /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).
@@ -107,16 +126,20 @@ final class TranscodeJob: @unchecked Sendable {
         cancellation.cancel()
     }
 
-    private func writePlaylists(_ renditions: [Rendition]) throws {
+    private func writePlaylists(_ renditions: [Rendition], audio: [AudioRendition]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions)
         for rendition in renditions {
             let directory = staging.appendingPathComponent(rendition.rung.name)
-            try PlaylistWriter.media(rendition, targetDuration: target)
+            try PlaylistWriter.media(rendition.segments, targetDuration: target)
                 .write(to: directory.appendingPathComponent(PlaylistWriter.mediaPlaylist), atomically: false, encoding: .utf8)
             try PlaylistWriter.iFrames(rendition)
                 .write(to: directory.appendingPathComponent(PlaylistWriter.iFramePlaylist), atomically: false, encoding: .utf8)
         }
-        try PlaylistWriter.master(renditions, targetDuration: target)
+        for rendition in audio {
+            try PlaylistWriter.media(rendition.segments, targetDuration: target)
+                .write(to: staging.appendingPathComponent(rendition.playlist), atomically: false, encoding: .utf8)
+        }
+        try PlaylistWriter.master(renditions, audio: audio, targetDuration: target)
             .write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
     }
 }

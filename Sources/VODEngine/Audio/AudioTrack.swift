@@ -1,0 +1,51 @@
+import CFFmpeg
+import VODFFmpeg
+
+/// One audio track of the source: decoded once, encoded once to AAC, and what the master playlist says of it.
+final class AudioTrack {
+    let stream: UnsafeMutablePointer<AVStream>
+    let decoder: Codec
+    let encoder: AudioEncoderStage
+    /// The RFC 5646 language, such as `fr`, when the source says.
+    let language: String?
+    /// What a person picks in a menu: the track's title, else its language in its own words.
+    var name: String
+    /// Whether the source marks the track as its default.
+    let isDefault: Bool
+    /// Frames decoded before the first picture, held until the timeline's start is known.
+    var held: [Frame] = []
+
+    init(stream: UnsafeMutablePointer<AVStream>, bitrate: Int) throws {
+        self.stream = stream
+        decoder = try Codec.decoder(for: stream)
+        let code = InputFile.language(of: stream)
+        encoder = try AudioEncoderStage(decoder: decoder, language: code, bitrate: bitrate)
+        language = LanguageTag.rfc5646(code)
+        isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
+        let title = InputFile.metadata("title", of: stream)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var name = title.flatMap { $0.isEmpty ? nil : $0 } ?? language.flatMap(LanguageTag.nativeName) ?? "Audio"
+        if title == nil, stream.pointee.disposition & AV_DISPOSITION_VISUAL_IMPAIRED != 0 { name += " (description)" }
+        self.name = name
+    }
+
+    /// The tracks that become renditions: every decodable audio track of the program that holds `video`, at
+    /// most `limit`, in the source's order.
+    static func tracks(of input: InputFile, relatedTo video: UnsafeMutablePointer<AVStream>, limit: Int, bitrate: Int) -> [AudioTrack] {
+        var tracks: [AudioTrack] = []
+        for stream in input.streams(of: AVMEDIA_TYPE_AUDIO, relatedTo: video) where tracks.count < limit {
+            if let track = try? AudioTrack(stream: stream, bitrate: bitrate) { tracks.append(track) }
+        }
+        makeNamesUnique(tracks)
+        return tracks
+    }
+
+    /// Numbers repeated names: "English", "English 2".
+    private static func makeNamesUnique(_ tracks: [AudioTrack]) {
+        var seen: [String: Int] = [:]
+        for track in tracks {
+            let count = seen[track.name, default: 0] + 1
+            seen[track.name] = count
+            if count > 1 { track.name += " \(count)" }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CFFmpeg
+import Foundation
+import VODFFmpeg
+
+/// Writes one audio track as an audio-only rendition: MPEG-TS segments cut at the video's segment times, each
+/// with its own PAT and PMT (which carries the language).
+final class AudioRenditionWriter {
+    private let encoder: Codec
+    private let files: SegmentFiles
+    private var schedule: SegmentSchedule
+    private var boundary: Double
+
+    init(directory: URL, track: AudioTrack, frameRate: FrameRate, targetDuration: Double, cancellation: CancellationFlag) {
+        encoder = track.encoder.encoder
+        files = SegmentFiles(directory: directory, encoders: [encoder],
+                             language: track.encoder.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
+        schedule = SegmentSchedule(frameRate: frameRate, targetDuration: targetDuration)
+        boundary = schedule.nextBoundary()
+    }
+
+    /// Writes an AAC packet (in the encoder's time base) into the segment whose time it starts in.
+    func add(_ packet: Packet) throws {
+        let time = Double(packet.pts) * av_q2d(encoder.context.pointee.time_base)
+        if files.current == nil { try files.start(at: 0) }
+        while time >= boundary {
+            try files.start(at: boundary)
+            boundary = schedule.nextBoundary()
+        }
+        try files.write(try packet.reference(), stream: 0, timeBase: encoder.context.pointee.time_base)
+    }
+
+    /// Closes the last segment at `end` seconds (with the video's remaining cuts, should the audio stop short
+    /// of them) and returns every segment.
+    func finish(end: Double) throws -> [Segment] {
+        if files.current == nil { try files.start(at: 0) }
+        while boundary < end - 0.001 {
+            try files.start(at: boundary)
+            boundary = schedule.nextBoundary()
+        }
+        try files.close(end: end)
+        return files.segments
+    }
+}

@@ -1,0 +1,66 @@
+import CFFmpeg
+import Foundation
+import VODFFmpeg
+
+/// The MPEG-TS segment files of one rendition: each its own muxer, so it starts with PAT and PMT and is
+/// decodable alone, on the title's shifted timeline; and the list of what was written.
+final class SegmentFiles {
+    /// Timestamps are shifted by this much so B-frame decode times and AAC priming stay positive.
+    static let timelineOffset = 1.4
+
+    private let directory: URL
+    private let encoders: [Codec]
+    private let language: (stream: Int, code: String)?
+    private let cancellation: CancellationFlag
+    /// The segment being written, if any.
+    private(set) var current: OutputFile?
+    private(set) var segments: [Segment] = []
+
+    /// Segments in `directory` holding one stream per encoder; `language` tags one stream in every PMT.
+    init(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag) {
+        self.directory = directory
+        self.encoders = encoders
+        self.language = language
+        self.cancellation = cancellation
+    }
+
+    /// Closes the current segment, if any, and starts the next one at `time` seconds.
+    func start(at time: Double) throws {
+        try close(end: time)
+        try cancellation.check("write segment")
+        let name = String(format: "segment_%03d.ts", segments.count)
+        let output = try OutputFile(path: directory.appendingPathComponent(name).path, format: "mpegts",
+                                    encoders: encoders, cancellation: cancellation)
+        if let language { output.setLanguage(language.code, ofStream: language.stream) }
+        try output.writeHeader(options: ["avoid_negative_ts": "disabled", "mpegts_copyts": "1"])
+        current = output
+        segments.append(Segment(fileName: name, start: time, duration: 0, bytes: 0))
+    }
+
+    /// Finishes the current segment, which lasts until `end` seconds.
+    func close(end: Double) throws {
+        guard let output = current else { return }
+        try output.finish()
+        current = nil
+        let last = segments.count - 1
+        segments[last].duration = Self.written(end - segments[last].start)
+        segments[last].bytes = OutputFolder.fileSize(atPath: directory.appendingPathComponent(segments[last].fileName).path) ?? 0
+    }
+
+    /// Writes `packet`, in `timeBase`, as stream `stream` of the current segment.
+    func write(_ packet: Packet, stream: Int32, timeBase: AVRational) throws {
+        guard let output = current else { return }
+        let streamTimeBase = output.timeBase(ofStream: Int(stream))
+        packet.streamIndex = stream
+        packet.rescale(from: timeBase, to: streamTimeBase)
+        let offset = Int64((Self.timelineOffset * Double(streamTimeBase.den) / Double(streamTimeBase.num)).rounded())
+        packet.pts += offset
+        packet.dts += offset
+        try output.write(packet)
+    }
+
+    /// A duration rounded to the precision the playlists write.
+    static func written(_ duration: Double) -> Double {
+        (duration * PlaylistWriter.durationPrecision).rounded() / PlaylistWriter.durationPrecision
+    }
+}
