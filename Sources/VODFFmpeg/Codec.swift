@@ -80,6 +80,26 @@ public final class Codec: @unchecked Sendable {
         return true
     }
 
+    /// Decodes one packet of a text subtitle track into its events, in ASS dialogue form
+    /// (`ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`), each with its display times in
+    /// seconds relative to the packet's timestamp; the end is nil when the event says nothing.
+    public func decodeSubtitle(_ packet: Packet) throws -> [(text: String, start: Double, end: Double?)] {
+        var subtitle = AVSubtitle()
+        var got: Int32 = 0
+        try check(avcodec_decode_subtitle2(context, &subtitle, &got, packet.pointer), "decode subtitle")
+        guard got != 0 else { return [] }
+        defer { avsubtitle_free(&subtitle) }
+        let start = Double(subtitle.start_display_time) / 1000
+        let end = subtitle.end_display_time > subtitle.start_display_time && subtitle.end_display_time != UInt32.max
+            ? Double(subtitle.end_display_time) / 1000 : nil
+        return (0..<Int(subtitle.num_rects)).compactMap { index in
+            guard let rect = subtitle.rects[index], rect.pointee.type == SUBTITLE_ASS, let ass = rect.pointee.ass else {
+                return nil
+            }
+            return (String(cString: ass), start, end)
+        }
+    }
+
     /// Sends a frame to an encoder; nil starts draining.
     public func send(_ frame: Frame?) throws {
         let result = avcodec_send_frame(context, frame?.pointer)

@@ -120,6 +120,22 @@ import VODTestSupport
         }
     }
 
+    /// A film's SubRip track is served as WebVTT, segment by segment and whole for download.
+    @Test func subtitlesAreServedAsWebVTT() async throws {
+        let test = try TestLibrary()
+        try await test.app(workers: 1).test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let id = try await test.uploadUntilTranscoded(SharedMedia.path("mkv-sub-srt.mkv"), title: "Subtitled", to: server).id
+            let master = String(buffer: try await client.execute(uri: "/api/media/\(id)/stream", method: .get).body)
+            #expect(master.contains(#"URI="stream/subtitles_0/index.m3u8""#) && master.contains(#"SUBTITLES="subs""#))
+            for file in ["segment_000.vtt", "subtitles.vtt"] {
+                let response = try await client.execute(uri: "/api/media/\(id)/stream/subtitles_0/\(file)", method: .get)
+                #expect(response.status == .ok && response.headers[.contentType] == "text/vtt", "\(file)")
+                #expect(String(buffer: response.body).contains("This is the first subtitle."))
+            }
+        }
+    }
+
     @Test func aGracefulRestartRequeuesTheRunningJobAndTheNextServerFinishesIt() async throws {
         let test = try TestLibrary()
         let clip = try SyntheticClip(width: 320, height: 240, duration: 60, hasAudio: true).make(in: test.directory.url)

@@ -22,8 +22,8 @@ final class AudioTrack {
         encoder = try AudioEncoderStage(decoder: decoder, language: code, bitrate: bitrate)
         language = LanguageTag.rfc5646(code)
         isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
-        let title = InputFile.metadata("title", of: stream)?.trimmingCharacters(in: .whitespacesAndNewlines)
-        var name = title.flatMap { $0.isEmpty ? nil : $0 } ?? language.flatMap(LanguageTag.nativeName) ?? "Audio"
+        let title = InputFile.metadata("title", of: stream)
+        var name = TrackName.name(title: title, language: language, fallback: "Audio")
         if title == nil, stream.pointee.disposition & AV_DISPOSITION_VISUAL_IMPAIRED != 0 { name += " (description)" }
         self.name = name
     }
@@ -35,17 +35,7 @@ final class AudioTrack {
         for stream in input.streams(of: AVMEDIA_TYPE_AUDIO, relatedTo: video) where tracks.count < limit {
             if let track = try? AudioTrack(stream: stream, bitrate: bitrate) { tracks.append(track) }
         }
-        makeNamesUnique(tracks)
+        for (track, name) in zip(tracks, TrackName.unique(tracks.map(\.name))) { track.name = name }
         return tracks
-    }
-
-    /// Numbers repeated names: "English", "English 2".
-    private static func makeNamesUnique(_ tracks: [AudioTrack]) {
-        var seen: [String: Int] = [:]
-        for track in tracks {
-            let count = seen[track.name, default: 0] + 1
-            seen[track.name] = count
-            if count > 1 { track.name += " \(count)" }
-        }
     }
 }

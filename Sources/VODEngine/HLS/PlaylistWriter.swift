@@ -54,16 +54,27 @@ enum PlaylistWriter {
 
     /// The audio group every variant names when the title has audio renditions.
     static let audioGroup = "aac"
+    /// The subtitles group every variant names when the title has subtitle renditions.
+    static let subtitlesGroup = "subs"
 
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
     /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
-    static func master(_ renditions: [Rendition], audio: [AudioRendition], targetDuration: Int) -> String {
+    static func master(
+        _ renditions: [Rendition], audio: [AudioRendition], subtitles: [SubtitleRendition] = [], targetDuration: Int
+    ) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for rendition in audio {
             var attributes = ["TYPE=AUDIO", "GROUP-ID=\"\(audioGroup)\"", "NAME=\"\(quotable(rendition.name))\""]
             if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
             attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES",
                            "CHANNELS=\"\(rendition.channels)\"", "URI=\"\(rendition.playlist)\""]
+            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+        }
+        for rendition in subtitles {
+            var attributes = ["TYPE=SUBTITLES", "GROUP-ID=\"\(subtitlesGroup)\"", "NAME=\"\(quotable(rendition.name))\""]
+            if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
+            attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES",
+                           "FORCED=\(rendition.isForced ? "YES" : "NO")", "URI=\"\(rendition.playlist)\""]
             lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
         }
         let variants = renditions.map { VariantBandwidth($0, audio: audio, targetDuration: targetDuration) }
@@ -73,7 +84,8 @@ enum PlaylistWriter {
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
                     + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
                     + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
-                    + (audio.isEmpty ? "" : "AUDIO=\"\(audioGroup)\",") + "VIDEO-RANGE=SDR"
+                    + (audio.isEmpty ? "" : "AUDIO=\"\(audioGroup)\",")
+                    + (subtitles.isEmpty ? "" : "SUBTITLES=\"\(subtitlesGroup)\",") + "VIDEO-RANGE=SDR"
             )
             lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
         }

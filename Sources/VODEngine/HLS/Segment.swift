@@ -53,3 +53,21 @@ struct AudioRendition: Sendable, Equatable {
     /// The media playlist's path relative to the output folder.
     var playlist: String { "\(Self.folder(index))/\(PlaylistWriter.mediaPlaylist)" }
 }
+
+/// One text subtitle track written as a WebVTT rendition, for the master's `#EXT-X-MEDIA:TYPE=SUBTITLES`.
+struct SubtitleRendition: Sendable, Equatable {
+    /// The track's place among the renditions, which names its folder.
+    var index: Int
+    var name: String
+    /// The RFC 5646 language, when the source says.
+    var language: String?
+    var isDefault: Bool
+    var isForced: Bool
+    var segments: [Segment]
+
+    /// The folder of rendition `index`, such as `subtitles_0`.
+    static func folder(_ index: Int) -> String { "subtitles_\(index)" }
+
+    /// The media playlist's path relative to the output folder.
+    var playlist: String { "\(Self.folder(index))/\(PlaylistWriter.mediaPlaylist)" }
+}

@@ -6,12 +6,16 @@ import VODFFmpeg
 final class SourceStage {
     /// Audio tracks made into renditions at most; further tracks are left out.
     static let maximumAudioTracks = 8
+    /// Subtitle tracks made into renditions at most.
+    static let maximumSubtitleTracks = 16
 
     private let input: InputFile
     private let videoStream: UnsafeMutablePointer<AVStream>
     private let videoDecoder: Codec
     /// The audio tracks of the video's program, in the source's order.
     let audioTracks: [AudioTrack]
+    /// The text subtitle tracks of the video's program, in the source's order.
+    let subtitleTracks: [SubtitleTrack]
     private let corrector: PictureCorrector
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
@@ -22,6 +26,9 @@ final class SourceStage {
 
     /// The constant output frame rate.
     var frameRate: FrameRate { converter.frameRate }
+
+    /// The source time at which the title starts: its first picture; 0 before one has decoded.
+    var timelineStart: Double { zero ?? 0 }
 
     init(input: InputFile, options: TranscodeOptions) throws {
         self.input = input
@@ -40,7 +47,8 @@ final class SourceStage {
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
         audioTracks = AudioTrack.tracks(of: input, relatedTo: video, limit: Self.maximumAudioTracks,
                                         bitrate: options.audioBitrate)
-        input.discardStreams(except: [video] + audioTracks.map(\.stream))
+        subtitleTracks = SubtitleTrack.tracks(of: input, relatedTo: video, limit: Self.maximumSubtitleTracks)
+        input.discardStreams(except: [video] + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
@@ -86,6 +94,8 @@ final class SourceStage {
             if packet.streamIndex == videoStream.pointee.index {
                 try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
+            } else if let track = subtitleTracks.first(where: { $0.stream.pointee.index == packet.streamIndex }) {
+                track.add(packet)
             } else if let index = audioTracks.firstIndex(where: { $0.stream.pointee.index == packet.streamIndex }) {
                 try decode(packet, with: audioTracks[index].decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
             }

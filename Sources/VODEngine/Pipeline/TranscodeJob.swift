@@ -101,7 +101,8 @@ final class TranscodeJob: @unchecked Sendable {
                                   channels: AudioEncoderStage.channels, codec: track.encoder.codecString ?? "mp4a.40.2",
                                   segments: try audioWriters[index].finish(end: duration))
         }
-        try writePlaylists(renditions, audio: audio)
+        let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
+        try writePlaylists(renditions, audio: audio, subtitles: subtitles)
         return (duration, renditions, audio)
     }
 
@@ -126,7 +127,24 @@ final class TranscodeJob: @unchecked Sendable {
         cancellation.cancel()
     }
 
-    private func writePlaylists(_ renditions: [Rendition], audio: [AudioRendition]) throws {
+    /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
+    /// title's timeline.
+    private func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [SubtitleRendition] {
+        let defaultTrack = source.subtitleTracks.firstIndex { $0.isDefault }
+        return try source.subtitleTracks.enumerated().map { index, track in
+            let cues = track.cues.compactMap { cue -> SubtitleCue? in
+                let start = max(cue.start - source.timelineStart, 0)
+                let end = min(cue.end - source.timelineStart, duration)
+                return end > start ? SubtitleCue(start: start, end: end, text: cue.text) : nil
+            }
+            let directory = staging.appendingPathComponent(SubtitleRendition.folder(index))
+            return SubtitleRendition(index: index, name: track.name, language: track.language, isDefault: index == defaultTrack,
+                                     isForced: track.isForced,
+                                     segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
+        }
+    }
+
+    private func writePlaylists(_ renditions: [Rendition], audio: [AudioRendition], subtitles: [SubtitleRendition]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions)
         for rendition in renditions {
             let directory = staging.appendingPathComponent(rendition.rung.name)
@@ -135,11 +153,11 @@ final class TranscodeJob: @unchecked Sendable {
             try PlaylistWriter.iFrames(rendition)
                 .write(to: directory.appendingPathComponent(PlaylistWriter.iFramePlaylist), atomically: false, encoding: .utf8)
         }
-        for rendition in audio {
-            try PlaylistWriter.media(rendition.segments, targetDuration: target)
-                .write(to: staging.appendingPathComponent(rendition.playlist), atomically: false, encoding: .utf8)
+        for (segments, playlist) in audio.map({ ($0.segments, $0.playlist) }) + subtitles.map({ ($0.segments, $0.playlist) }) {
+            try PlaylistWriter.media(segments, targetDuration: target)
+                .write(to: staging.appendingPathComponent(playlist), atomically: false, encoding: .utf8)
         }
-        try PlaylistWriter.master(renditions, audio: audio, targetDuration: target)
+        try PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: target)
             .write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
     }
 }
