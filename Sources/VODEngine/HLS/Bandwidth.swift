@@ -49,7 +49,7 @@ struct VariantBandwidth {
     /// The CODECS attribute: the rung's codecs, then the audio renditions' codec.
     let codecs: String
 
-    init(_ rendition: Rendition, audio: [AudioRendition], targetDuration: Int) {
+    init(_ rendition: Rendition, audio: [AlternateRendition], targetDuration: Int) {
         self.rendition = rendition
         let video = rendition.segmentPieces
         // Segment k of an audio rendition covers the same time as segment k of the rung: add them up.

@@ -60,25 +60,13 @@ enum PlaylistWriter {
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
     /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
     static func master(
-        _ renditions: [Rendition], audio: [AudioRendition], subtitles: [SubtitleRendition] = [], targetDuration: Int
+        _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int
     ) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        for rendition in audio {
-            var attributes = ["TYPE=AUDIO", "GROUP-ID=\"\(audioGroup)\"", "NAME=\"\(quotable(rendition.name))\""]
-            if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
-            attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES",
-                           "CHANNELS=\"\(rendition.channels)\"", "URI=\"\(rendition.playlist)\""]
-            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
-        }
-        for rendition in subtitles {
-            var attributes = ["TYPE=SUBTITLES", "GROUP-ID=\"\(subtitlesGroup)\"", "NAME=\"\(quotable(rendition.name))\""]
-            if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
-            attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES",
-                           "FORCED=\(rendition.isForced ? "YES" : "NO")", "URI=\"\(rendition.playlist)\""]
-            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
-        }
+        lines += (audio + subtitles).map(media)
         let variants = renditions.map { VariantBandwidth($0, audio: audio, targetDuration: targetDuration) }
-        for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+            .sorted { $0.peak < $1.peak }
+        for variant in variants {
             let rendition = variant.rendition
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
@@ -89,7 +77,7 @@ enum PlaylistWriter {
             )
             lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
         }
-        for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+        for variant in variants {
             let rendition = variant.rendition
             lines.append(
                 "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
@@ -98,6 +86,18 @@ enum PlaylistWriter {
             )
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `#EXT-X-MEDIA` line of an alternate rendition.
+    private static func media(_ rendition: AlternateRendition) -> String {
+        let audio = rendition.kind == .audio
+        var attributes = ["TYPE=\(audio ? "AUDIO" : "SUBTITLES")", "GROUP-ID=\"\(audio ? audioGroup : subtitlesGroup)\"",
+                          "NAME=\"\(quotable(rendition.name))\""]
+        if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
+        attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES"]
+        attributes.append(audio ? "CHANNELS=\"\(rendition.channels)\"" : "FORCED=\(rendition.isForced ? "YES" : "NO")")
+        attributes.append("URI=\"\(rendition.playlist)\"")
+        return "#EXT-X-MEDIA:" + attributes.joined(separator: ",")
     }
 
     /// A quoted-string attribute value cannot hold a double quote or a line break (RFC 8216 §4.2).

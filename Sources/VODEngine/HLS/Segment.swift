@@ -34,40 +34,32 @@ struct Rendition: Sendable, Equatable {
     var codecs: String { [videoCodec, audioCodec].compactMap { $0 }.joined(separator: ",") }
 }
 
-/// One audio track written as an audio-only rendition, for the master's `#EXT-X-MEDIA:TYPE=AUDIO`.
-struct AudioRendition: Sendable, Equatable {
-    /// The track's place among the renditions, which names its folder.
+/// An alternate rendition the master lists with `#EXT-X-MEDIA`: an audio track written as audio-only
+/// segments, or a subtitle track written as WebVTT.
+struct AlternateRendition: Sendable, Equatable {
+    enum Kind: String, Sendable {
+        case audio
+        case subtitles
+    }
+
+    var kind: Kind
+    /// The track's place among the renditions of its kind, which names its folder.
     var index: Int
     var name: String
     /// The RFC 5646 language, when the source says.
     var language: String?
     var isDefault: Bool
-    var channels: Int
-    /// The RFC 6381 codec, such as `mp4a.40.2`.
-    var codec: String
-    var segments: [Segment]
+    /// Subtitles: whether the track is forced (shown even when subtitles are off).
+    var isForced = false
+    /// Audio: the channel count.
+    var channels = 0
+    /// Audio: the RFC 6381 codec, such as `mp4a.40.2`.
+    var codec = ""
+    var segments: [Segment] = []
 
-    /// The folder of rendition `index`, such as `audio_0`.
-    static func folder(_ index: Int) -> String { "audio_\(index)" }
-
-    /// The media playlist's path relative to the output folder.
-    var playlist: String { "\(Self.folder(index))/\(PlaylistWriter.mediaPlaylist)" }
-}
-
-/// One text subtitle track written as a WebVTT rendition, for the master's `#EXT-X-MEDIA:TYPE=SUBTITLES`.
-struct SubtitleRendition: Sendable, Equatable {
-    /// The track's place among the renditions, which names its folder.
-    var index: Int
-    var name: String
-    /// The RFC 5646 language, when the source says.
-    var language: String?
-    var isDefault: Bool
-    var isForced: Bool
-    var segments: [Segment]
-
-    /// The folder of rendition `index`, such as `subtitles_0`.
-    static func folder(_ index: Int) -> String { "subtitles_\(index)" }
+    /// The folder of rendition `index` of `kind`, such as `audio_0` or `subtitles_1`.
+    static func folder(_ kind: Kind, _ index: Int) -> String { "\(kind.rawValue)_\(index)" }
 
     /// The media playlist's path relative to the output folder.
-    var playlist: String { "\(Self.folder(index))/\(PlaylistWriter.mediaPlaylist)" }
+    var playlist: String { "\(Self.folder(kind, index))/\(PlaylistWriter.mediaPlaylist)" }
 }

@@ -22,7 +22,7 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// Runs the pipeline to completion and writes every playlist into the staging folder.
-    func run() throws -> (duration: Double, renditions: [Rendition], audio: [AudioRendition]) {
+    func run() throws -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
         let probe = MediaProber.describe(file)
@@ -34,7 +34,7 @@ final class TranscodeJob: @unchecked Sendable {
         let source = try SourceStage(input: file, options: options)
         // One track is muxed into every rung; several become audio-only renditions the player picks from.
         let audioWriters: [AudioRenditionWriter] = source.audioTracks.count < 2 ? [] : try source.audioTracks.indices.map { index in
-            let directory = staging.appendingPathComponent(AudioRendition.folder(index))
+            let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return AudioRenditionWriter(directory: directory, track: source.audioTracks[index], frameRate: source.frameRate,
                                         targetDuration: options.segmentDuration, cancellation: cancellation)
@@ -97,9 +97,10 @@ final class TranscodeJob: @unchecked Sendable {
         let defaultTrack = source.audioTracks.firstIndex { $0.isDefault } ?? 0
         let audio = try audioWriters.indices.map { index in
             let track = source.audioTracks[index]
-            return AudioRendition(index: index, name: track.name, language: track.language, isDefault: index == defaultTrack,
-                                  channels: AudioEncoderStage.channels, codec: track.encoder.codecString ?? "mp4a.40.2",
-                                  segments: try audioWriters[index].finish(end: duration))
+            return AlternateRendition(kind: .audio, index: index, name: track.name, language: track.language,
+                                      isDefault: index == defaultTrack, channels: AudioEncoderStage.channels,
+                                      codec: track.encoder.codecString ?? "mp4a.40.2",
+                                      segments: try audioWriters[index].finish(end: duration))
         }
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles)
@@ -129,7 +130,7 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
     /// title's timeline.
-    private func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [SubtitleRendition] {
+    private func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [AlternateRendition] {
         let defaultTrack = source.subtitleTracks.firstIndex { $0.isDefault }
         return try source.subtitleTracks.enumerated().map { index, track in
             let cues = track.cues.compactMap { cue -> SubtitleCue? in
@@ -137,14 +138,14 @@ final class TranscodeJob: @unchecked Sendable {
                 let end = min(cue.end - source.timelineStart, duration)
                 return end > start ? SubtitleCue(start: start, end: end, text: cue.text) : nil
             }
-            let directory = staging.appendingPathComponent(SubtitleRendition.folder(index))
-            return SubtitleRendition(index: index, name: track.name, language: track.language, isDefault: index == defaultTrack,
-                                     isForced: track.isForced,
-                                     segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
+            let directory = staging.appendingPathComponent(AlternateRendition.folder(.subtitles, index))
+            return AlternateRendition(kind: .subtitles, index: index, name: track.name, language: track.language,
+                                      isDefault: index == defaultTrack, isForced: track.isForced,
+                                      segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
         }
     }
 
-    private func writePlaylists(_ renditions: [Rendition], audio: [AudioRendition], subtitles: [SubtitleRendition]) throws {
+    private func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions)
         for rendition in renditions {
             let directory = staging.appendingPathComponent(rendition.rung.name)
@@ -153,9 +154,9 @@ final class TranscodeJob: @unchecked Sendable {
             try PlaylistWriter.iFrames(rendition)
                 .write(to: directory.appendingPathComponent(PlaylistWriter.iFramePlaylist), atomically: false, encoding: .utf8)
         }
-        for (segments, playlist) in audio.map({ ($0.segments, $0.playlist) }) + subtitles.map({ ($0.segments, $0.playlist) }) {
-            try PlaylistWriter.media(segments, targetDuration: target)
-                .write(to: staging.appendingPathComponent(playlist), atomically: false, encoding: .utf8)
+        for rendition in audio + subtitles {
+            try PlaylistWriter.media(rendition.segments, targetDuration: target)
+                .write(to: staging.appendingPathComponent(rendition.playlist), atomically: false, encoding: .utf8)
         }
         try PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: target)
             .write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
