@@ -58,7 +58,8 @@ public struct Transcoder: Sendable {
             try output.commit(staging)
             let target = PlaylistWriter.targetDuration(of: renditions)
             let variants = renditions.map { rendition in
-                let declared = VariantBandwidth(rendition, audio: audio, targetDuration: target)
+                let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
+                let declared = VariantBandwidth(rendition, audio: stereo, targetDuration: target)
                 return VariantSummary(
                     name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
                     bandwidth: declared.peak, averageBandwidth: declared.average, codecs: declared.codecs,

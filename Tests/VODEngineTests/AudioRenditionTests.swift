@@ -67,6 +67,67 @@ struct AudioRenditionTests {
         #expect(master.contains(#"NAME="English 8""#) && !master.contains(#"NAME="English 9""#))
     }
 
+    /// A 5.1 film gets an AC-3 5.1 rendition in its own group, with its own variants on the same video, and the
+    /// stereo rendition is the standard downmix: centre and surrounds at −3 dB, the LFE left out.
+    @Test func surroundGetsAnAC3RenditionAndAProperStereoDownmix() async throws {
+        let directory = try TemporaryDirectory()
+        // One tone per channel of 5.1(side): FL, FR, FC, LFE, SL, SR.
+        let tones = [300.0, 350, 500, 60, 700, 750]
+        let clip = directory.url.appendingPathComponent("surround.mkv").path
+        let sines = tones.enumerated().map { "sine=frequency=\(Int($1)):sample_rate=48000:duration=8[c\($0)]" }.joined(separator: ";")
+        try ExternalTool.require("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=8",
+            "-filter_complex", sines + ";" + (0..<6).map { "[c\($0)]" }.joined() + "join=inputs=6:channel_layout=5.1(side):map=0.0-FL|1.0-FR|2.0-FC|3.0-LFE|4.0-SL|5.0-SR[s]",
+            "-map", "0", "-map", "[s]", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "ac3", "-b:a", "640k",
+            "-metadata:s:a:0", "language=eng", clip,
+        ])
+        let result = try await transcodeAndPlay(clip, in: directory)
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        let lines = master.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("#EXT-X-MEDIA:") } == [
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio_0/index.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ac3",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="6",URI="audio_1/index.m3u8""#,
+        ])
+        let variants = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.count == 2 * result.variants.count)
+        #expect(variants.filter { $0.contains(#"AUDIO="ac3""#) }.allSatisfy { $0.contains(#",ac-3""#) })
+
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        let stereo = try Self.samples(of: folder.appendingPathComponent("audio_0/index.m3u8").path, channels: 2)
+        let left = stride(from: 0, to: stereo.count, by: 2).map { stereo[$0] }
+        let front = Self.amplitude(of: left, at: tones[0])
+        #expect(abs(Self.amplitude(of: left, at: tones[2]) / front - 0.7071) < 0.07, "centre at −3 dB")
+        #expect(abs(Self.amplitude(of: left, at: tones[4]) / front - 0.7071) < 0.07, "left surround at −3 dB")
+        #expect(Self.amplitude(of: left, at: tones[3]) / front < 0.05, "no LFE in stereo")
+        #expect(Self.amplitude(of: left, at: tones[1]) / front < 0.05, "the right front stays right")
+
+        let surround = try Self.samples(of: folder.appendingPathComponent("audio_1/index.m3u8").path, channels: 6)
+        for (channel, tone) in tones.enumerated() {
+            let samples = stride(from: channel, to: surround.count, by: 6).map { surround[$0] }
+            #expect(Self.amplitude(of: samples, at: tone) > 0.1, "channel \(channel) keeps its \(tone) Hz tone")
+        }
+    }
+
+    /// The decoded samples of an input's audio, interleaved, as 32-bit floats at 48 kHz.
+    static func samples(of input: String, channels: Int) throws -> [Float] {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("audio.raw").path
+        try ExternalTool.require("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "\(channels)", "-ar", "48000",
+                                            "-f", "f32le", path])
+        return try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// The amplitude of one frequency in `samples` at 48 kHz (Goertzel).
+    static func amplitude(of samples: [Float], at frequency: Double) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / 48000)
+        var (previous, beforePrevious) = (0.0, 0.0)
+        for sample in samples {
+            (previous, beforePrevious) = (Double(sample) + coefficient * previous - beforePrevious, previous)
+        }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        return 2 * power.squareRoot() / Double(samples.count)
+    }
+
     /// The frequency of a pure tone, from the zero crossings of its first channel decoded by ffmpeg.
     static func toneFrequency(of input: String) throws -> Double {
         let directory = try TemporaryDirectory()

@@ -2,7 +2,7 @@ import CFFmpeg
 import Foundation
 import VODFFmpeg
 
-/// Writes one audio track as an audio-only rendition: MPEG-TS segments cut at the video's segment times, each
+/// Writes one encoding of an audio track as an audio-only rendition: MPEG-TS segments cut at the video's segment times, each
 /// with its own PAT and PMT (which carries the language).
 final class AudioRenditionWriter {
     private let encoder: Codec
@@ -10,15 +10,16 @@ final class AudioRenditionWriter {
     private var schedule: SegmentSchedule
     private var boundary: Double
 
-    init(directory: URL, track: AudioTrack, frameRate: FrameRate, targetDuration: Double, cancellation: CancellationFlag) {
-        encoder = track.encoder.encoder
+    init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, targetDuration: Double,
+         cancellation: CancellationFlag) {
+        encoder = encoding.encoder
         files = SegmentFiles(directory: directory, encoders: [encoder],
-                             language: track.encoder.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
+                             language: encoding.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
         schedule = SegmentSchedule(frameRate: frameRate, targetDuration: targetDuration)
         boundary = schedule.nextBoundary()
     }
 
-    /// Writes an AAC packet (in the encoder's time base) into the segment whose time it starts in.
+    /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in.
     func add(_ packet: Packet) throws {
         let time = Double(packet.pts) * av_q2d(encoder.context.pointee.time_base)
         if files.current == nil { try files.start(at: 0) }

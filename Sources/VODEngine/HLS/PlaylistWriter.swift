@@ -52,8 +52,6 @@ enum PlaylistWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The audio group every variant names when the title has audio renditions.
-    static let audioGroup = "aac"
     /// The subtitles group every variant names when the title has subtitle renditions.
     static let subtitlesGroup = "subs"
 
@@ -64,19 +62,28 @@ enum PlaylistWriter {
     ) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         lines += (audio + subtitles).map(media)
-        let variants = renditions.map { VariantBandwidth($0, audio: audio, targetDuration: targetDuration) }
-            .sorted { $0.peak < $1.peak }
-        for variant in variants {
-            let rendition = variant.rendition
-            lines.append(
-                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
-                    + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-                    + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
-                    + (audio.isEmpty ? "" : "AUDIO=\"\(audioGroup)\",")
-                    + (subtitles.isEmpty ? "" : "SUBTITLES=\"\(subtitlesGroup)\",") + "VIDEO-RANGE=SDR"
-            )
-            lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
+        // One set of variants per audio group (AAC stereo first, then AC-3 5.1), all on the same video playlists.
+        let groups = audio.reduce(into: [String]()) { groups, rendition in
+            if !groups.contains(rendition.group) { groups.append(rendition.group) }
         }
+        for group in groups.isEmpty ? [nil] : groups.map(Optional.some) {
+            let members = audio.filter { $0.group == group }
+            let variants = renditions.map { VariantBandwidth($0, audio: members, targetDuration: targetDuration) }
+                .sorted { $0.peak < $1.peak }
+            for variant in variants {
+                let rendition = variant.rendition
+                lines.append(
+                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
+                        + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
+                        + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
+                        + (group.map { "AUDIO=\"\($0)\"," } ?? "")
+                        + (subtitles.isEmpty ? "" : "SUBTITLES=\"\(subtitlesGroup)\",") + "VIDEO-RANGE=SDR"
+                )
+                lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
+            }
+        }
+        let variants = renditions.map { VariantBandwidth($0, audio: [], targetDuration: targetDuration) }
+            .sorted { $0.peak < $1.peak }
         for variant in variants {
             let rendition = variant.rendition
             lines.append(
@@ -91,7 +98,7 @@ enum PlaylistWriter {
     /// The `#EXT-X-MEDIA` line of an alternate rendition.
     private static func media(_ rendition: AlternateRendition) -> String {
         let audio = rendition.kind == .audio
-        var attributes = ["TYPE=\(audio ? "AUDIO" : "SUBTITLES")", "GROUP-ID=\"\(audio ? audioGroup : subtitlesGroup)\"",
+        var attributes = ["TYPE=\(audio ? "AUDIO" : "SUBTITLES")", "GROUP-ID=\"\(rendition.group)\"",
                           "NAME=\"\(quotable(rendition.name))\""]
         if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
         attributes += ["DEFAULT=\(rendition.isDefault ? "YES" : "NO")", "AUTOSELECT=YES"]

@@ -55,6 +55,8 @@ struct AlternateRendition: Sendable, Equatable {
     var channels = 0
     /// Audio: the RFC 6381 codec, such as `mp4a.40.2`.
     var codec = ""
+    /// The master's group: `aac` or `ac3` for audio, `subs` for subtitles.
+    var group = "subs"
     var segments: [Segment] = []
 
     /// The folder of rendition `index` of `kind`, such as `audio_0` or `subtitles_1`.

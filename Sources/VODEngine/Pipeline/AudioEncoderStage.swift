@@ -1,17 +1,18 @@
 import CFFmpeg
 import VODFFmpeg
 
-/// Encodes the title's audio once — AAC-LC, 48 kHz stereo — for every rung to mux.
+/// Encodes one audio track once, in one `AudioFormat` (AAC-LC stereo, or AC-3 5.1), at 48 kHz.
 ///
 /// Samples are placed on the video's timeline: a late start or a gap is filled with silence, samples before
 /// the first video frame are dropped, and at the end the audio is cut or padded to the video's duration.
+/// Fewer or more channels than the format's are mixed by swresample's standard matrix: to stereo, centre and
+/// surrounds at −3 dB and the LFE left out.
 final class AudioEncoderStage {
     static let sampleRate: Int32 = 48_000
-    /// Channels of every AAC rendition: stereo.
-    static let channels = 2
-    /// The opened AAC encoder; rungs copy its parameters into their muxers.
+    let format: AudioFormat
+    /// The opened encoder; muxers copy its parameters.
     let encoder: Codec
-    /// The track's ISO 639-2 language, which muxed segments carry in their PMT.
+    /// The track's ISO 639-2 language, which segments carry in their PMT.
     let language: String?
     private let resampler: Resampler
     private let fifo: AudioFIFO
@@ -19,24 +20,28 @@ final class AudioEncoderStage {
     private var encodedSamples: Int64 = 0
     private let packet: Packet
 
-    init(decoder: Codec, language: String?, bitrate: Int) throws {
+    init(decoder: Codec, language: String?, format: AudioFormat) throws {
         self.language = language
-        encoder = try Codec.encoder(named: "aac") { context in
+        self.format = format
+        let channels = Int32(format.channels)
+        encoder = try Codec.encoder(named: format.encoder) { context in
             context.pointee.sample_rate = Self.sampleRate
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            av_channel_layout_default(&context.pointee.ch_layout, Int32(Self.channels))
-            context.pointee.bit_rate = Int64(bitrate)
+            av_channel_layout_default(&context.pointee.ch_layout, channels)
+            context.pointee.bit_rate = Int64(format.bitrate)
             context.pointee.time_base = AVRational(num: 1, den: Self.sampleRate)
-            context.pointee.profile = FF_PROFILE_AAC_LOW
+            if format.encoder == "aac" { context.pointee.profile = FF_PROFILE_AAC_LOW }
         }
-        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: Int32(Self.channels), format: AV_SAMPLE_FMT_FLTP)
-        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: Int32(Self.channels), sampleRate: Self.sampleRate)
+        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: channels, format: AV_SAMPLE_FMT_FLTP)
+        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels, sampleRate: Self.sampleRate)
         packet = try Packet()
     }
 
-    /// The RFC 6381 codec of the encoded audio, such as `mp4a.40.2`, read from its AudioSpecificConfig.
+    /// The RFC 6381 codec of the encoded audio: `ac-3`, or for AAC read from its AudioSpecificConfig, such as
+    /// `mp4a.40.2`.
     var codecString: String? {
-        encoder.context.pointee.extradata.flatMap {
+        guard format.encoder == "aac" else { return "ac-3" }
+        return encoder.context.pointee.extradata.flatMap {
             CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(encoder.context.pointee.extradata_size)))
         }
     }

@@ -14,6 +14,9 @@ final class SourceStage {
     private let videoDecoder: Codec
     /// The audio tracks of the video's program, in the source's order.
     let audioTracks: [AudioTrack]
+    /// Every audio encoding, track by track: AAC stereo, then AC-3 5.1 for a surround track. Audio packets go
+    /// out with their encoding's index in this list.
+    let audioEncodings: [AudioEncoderStage]
     /// The text subtitle tracks of the video's program, in the source's order.
     let subtitleTracks: [SubtitleTrack]
     private let corrector: PictureCorrector
@@ -47,12 +50,14 @@ final class SourceStage {
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
         audioTracks = AudioTrack.tracks(of: input, relatedTo: video, limit: Self.maximumAudioTracks,
                                         bitrate: options.audioBitrate)
+        audioEncodings = audioTracks.flatMap(\.encoders)
         subtitleTracks = SubtitleTrack.tracks(of: input, relatedTo: video, limit: Self.maximumSubtitleTracks)
         input.discardStreams(except: [video] + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
-    /// each AAC packet with the index of its track, and returns the output duration in seconds.
+    /// each audio packet with the index of its encoding in `audioEncodings`, and returns the output duration in
+    /// seconds.
     func run(
         video: (Frame, Bool) throws -> Void,
         audio sendAudio: (Int, Packet) throws -> Void,
@@ -70,18 +75,18 @@ final class SourceStage {
                     try decode(nil, with: track.decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
                 }
                 // Audio and video end together: the last picture stays up while the audio goes on.
-                let audioEnd = audioTracks.map(\.encoder.queuedDuration).max() ?? 0
+                let audioEnd = audioEncodings.map(\.queuedDuration).max() ?? 0
                 try converter.finish(until: audioEnd, emit: outputs.video)
                 guard converter.emittedDuration > 0 else { throw noPictureError() }
-                for (index, track) in audioTracks.enumerated() {
-                    try track.encoder.finish(duration: converter.emittedDuration) { try sendAudio(index, $0) }
+                for (index, encoding) in audioEncodings.enumerated() {
+                    try encoding.finish(duration: converter.emittedDuration) { try sendAudio(index, $0) }
                 }
             }
         }
         return converter.emittedDuration
     }
 
-    /// Where decoded media goes: output pictures with their frame index, and AAC packets with their track.
+    /// Where decoded media goes: output pictures with their frame index, and audio packets with their encoding.
     private struct Outputs {
         let video: (Frame, Int64) throws -> Void
         let audio: (Int, Packet) throws -> Void
@@ -134,7 +139,10 @@ final class SourceStage {
         }
         let timestamp = frame.bestEffortTimestamp
         let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, track.stream.pointee.time_base) - zero
-        try track.encoder.push(frame, time: time) { try outputs.audio(index, $0) }
+        for encoding in track.encoders {
+            let output = audioEncodings.firstIndex { $0 === encoding }!
+            try encoding.push(frame, time: time) { try outputs.audio(output, $0) }
+        }
     }
 
     /// Audio frames held while waiting for the first picture: about a minute of AAC. Older ones come before the

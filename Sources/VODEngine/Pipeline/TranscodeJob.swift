@@ -32,14 +32,16 @@ final class TranscodeJob: @unchecked Sendable {
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
         let source = try SourceStage(input: file, options: options)
-        // One track is muxed into every rung; several become audio-only renditions the player picks from.
-        let audioWriters: [AudioRenditionWriter] = source.audioTracks.count < 2 ? [] : try source.audioTracks.indices.map { index in
+        // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
+        // renditions the player picks from.
+        let encodings = source.audioEncodings
+        let audioWriters: [AudioRenditionWriter] = encodings.count < 2 ? [] : try encodings.indices.map { index in
             let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return AudioRenditionWriter(directory: directory, track: source.audioTracks[index], frameRate: source.frameRate,
+            return AudioRenditionWriter(directory: directory, encoding: encodings[index], frameRate: source.frameRate,
                                         targetDuration: options.segmentDuration, cancellation: cancellation)
         }
-        let muxedAudio = audioWriters.isEmpty ? source.audioTracks.first?.encoder : nil
+        let muxedAudio = audioWriters.isEmpty ? encodings.first : nil
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -94,14 +96,7 @@ final class TranscodeJob: @unchecked Sendable {
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
         let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
-        let defaultTrack = source.audioTracks.firstIndex { $0.isDefault } ?? 0
-        let audio = try audioWriters.indices.map { index in
-            let track = source.audioTracks[index]
-            return AlternateRendition(kind: .audio, index: index, name: track.name, language: track.language,
-                                      isDefault: index == defaultTrack, channels: AudioEncoderStage.channels,
-                                      codec: track.encoder.codecString ?? "mp4a.40.2",
-                                      segments: try audioWriters[index].finish(end: duration))
-        }
+        let audio = try audioRenditions(of: source, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles)
         return (duration, renditions, audio)
@@ -126,6 +121,24 @@ final class TranscodeJob: @unchecked Sendable {
             }
         }
         cancellation.cancel()
+    }
+
+    /// Closes the audio renditions and describes them: each track's AAC encoding in the `aac` group, its AC-3
+    /// one in the `ac3` group, with the source's default track (else the first) the default of each group.
+    private func audioRenditions(of source: SourceStage, writers: [AudioRenditionWriter], duration: Double) throws -> [AlternateRendition] {
+        guard !writers.isEmpty else { return [] }
+        let defaultTrack = source.audioTracks.first { $0.isDefault } ?? source.audioTracks[0]
+        return try source.audioTracks.flatMap { track in
+            try track.encoders.map { encoding in
+                let index = source.audioEncodings.firstIndex { $0 === encoding }!
+                let defaultEncoding = defaultTrack.encoders.first { $0.format == encoding.format }
+                    ?? source.audioTracks.lazy.flatMap(\.encoders).first { $0.format == encoding.format }
+                return AlternateRendition(kind: .audio, index: index, name: track.name, language: track.language,
+                                          isDefault: encoding === defaultEncoding, channels: encoding.format.channels,
+                                          codec: encoding.codecString ?? "mp4a.40.2", group: encoding.format.group,
+                                          segments: try writers[index].finish(end: duration))
+            }
+        }
     }
 
     /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
