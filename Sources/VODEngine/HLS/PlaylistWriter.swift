@@ -69,30 +69,31 @@ enum PlaylistWriter {
         for group in groups.isEmpty ? [nil] : groups.map(Optional.some) {
             let members = audio.filter { $0.group == group }
             let variants = renditions.map { VariantBandwidth($0, audio: members, targetDuration: targetDuration) }
-                .sorted { $0.peak < $1.peak }
-            for variant in variants {
-                let rendition = variant.rendition
-                lines.append(
-                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
-                        + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-                        + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
-                        + (group.map { "AUDIO=\"\($0)\"," } ?? "")
-                        + (subtitles.isEmpty ? "" : "SUBTITLES=\"\(subtitlesGroup)\",") + "VIDEO-RANGE=SDR"
-                )
-                lines.append("\(rendition.rung.name)/\(mediaPlaylist)")
+            for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+                lines.append(streamInf(variant, audioGroup: group, subtitles: !subtitles.isEmpty))
+                lines.append("\(variant.rendition.rung.name)/\(mediaPlaylist)")
             }
         }
-        let variants = renditions.map { VariantBandwidth($0, audio: [], targetDuration: targetDuration) }
-            .sorted { $0.peak < $1.peak }
-        for variant in variants {
-            let rendition = variant.rendition
-            lines.append(
-                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
-                    + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-                    + "CODECS=\"\(rendition.videoCodec)\",URI=\"\(rendition.rung.name)/\(iFramePlaylist)\""
-            )
-        }
+        let byPeak = renditions.map { ($0, Bandwidth.peak(of: $0.segmentPieces, targetDuration: targetDuration)) }
+        lines += byPeak.sorted { $0.1 < $1.1 }.map { iFrameStreamInf($0.0) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `#EXT-X-STREAM-INF` line of a variant, naming its audio group and the subtitles group.
+    private static func streamInf(_ variant: VariantBandwidth, audioGroup: String?, subtitles: Bool) -> String {
+        let rendition = variant.rendition
+        return "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
+            + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
+            + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
+            + (audioGroup.map { "AUDIO=\"\($0)\"," } ?? "")
+            + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "") + "VIDEO-RANGE=SDR"
+    }
+
+    /// The `#EXT-X-I-FRAME-STREAM-INF` line of a rung.
+    private static func iFrameStreamInf(_ rendition: Rendition) -> String {
+        "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
+            + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
+            + "CODECS=\"\(rendition.videoCodec)\",URI=\"\(rendition.rung.name)/\(iFramePlaylist)\""
     }
 
     /// The `#EXT-X-MEDIA` line of an alternate rendition.
