@@ -14,6 +14,8 @@ public struct MediaProbe: Sendable, Codable, Equatable {
     public var streams: [StreamInfo]
     /// What came in, summarised for people; nil without video.
     public var source: SourceSummary?
+    /// Every video, audio and subtitle track, and whether it becomes a rendition or why it is left out.
+    public var tracks: [TrackListing]?
 }
 
 /// A stream of any type in a probed file.

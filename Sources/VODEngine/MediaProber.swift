@@ -43,6 +43,7 @@ public enum MediaProber {
             streams: streams
         )
         probe.source = SourceSummary(probe)
+        probe.tracks = TrackPlan(input: input, video: video).listings
         return probe
     }
 

@@ -80,16 +80,12 @@ public final class InputFile: @unchecked Sendable {
         return String(cString: value)
     }
 
-    /// The streams of a type in the program that holds `related` (every stream of that type when the file has
-    /// no programs), in the file's order.
-    public func streams(of type: AVMediaType, relatedTo related: UnsafeMutablePointer<AVStream>) -> [UnsafeMutablePointer<AVStream>] {
-        let program = av_find_program_from_stream(context, nil, related.pointee.index)
-        let members: Set<Int32>? = program.map { program in
-            Set((0..<Int(program.pointee.nb_stream_indexes)).map { Int32(program.pointee.stream_index[$0]) })
-        }
-        return streams.filter { stream in
-            stream.pointee.codecpar.pointee.codec_type == type && (members?.contains(stream.pointee.index) ?? true)
-        }
+    /// The streams of the program that holds `related`, in the file's order; every stream when the file has no
+    /// programs.
+    public func streams(inProgramOf related: UnsafeMutablePointer<AVStream>) -> [UnsafeMutablePointer<AVStream>] {
+        guard let program = av_find_program_from_stream(context, nil, related.pointee.index) else { return streams }
+        let members = Set((0..<Int(program.pointee.nb_stream_indexes)).map { Int32(program.pointee.stream_index[$0]) })
+        return streams.filter { members.contains($0.pointee.index) }
     }
 
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.

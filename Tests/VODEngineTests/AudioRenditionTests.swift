@@ -63,8 +63,14 @@ struct AudioRenditionTests {
         let clip = try SyntheticClip.multiTrack(tracks, duration: 2, in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
-        #expect(master.components(separatedBy: "#EXT-X-MEDIA:TYPE=AUDIO").count - 1 == SourceStage.maximumAudioTracks)
+        #expect(master.components(separatedBy: "#EXT-X-MEDIA:TYPE=AUDIO").count - 1 == TrackPlan.maximumAudioTracks)
         #expect(master.contains(#"NAME="English 8""#) && !master.contains(#"NAME="English 9""#))
+        let listed = try #require(try MediaProber.probe(path: clip).tracks).filter { $0.type == "audio" }
+        let kept: [TrackListing.Status] = Array(repeating: .rendition, count: 8)
+        #expect(listed.map(\.status) == kept + Array(repeating: .skipped, count: 4))
+        let names: [String?] = ["English"] + (2...8).map { "English \($0)" } + [nil, nil, nil, nil]
+        #expect(listed.map(\.rendition) == names)
+        #expect(listed.last?.reason == "more than 8 audio tracks: the first 8 are kept")
     }
 
     /// A 5.1 film gets an AC-3 5.1 rendition in its own group, with its own variants on the same video, and the

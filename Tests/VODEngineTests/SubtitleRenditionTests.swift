@@ -91,5 +91,10 @@ struct SubtitleRenditionTests {
         let result = try await transcodeAndPlay(SharedMedia.path("mkv-sub-pgs.mkv"), in: directory)
         let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
         #expect(!master.contains("TYPE=SUBTITLES") && !master.contains("SUBTITLES="))
+        let listed = try #require(try MediaProber.probe(path: SharedMedia.path("mkv-sub-pgs.mkv")).tracks)
+        #expect(listed.map { "\($0.type) \($0.codec) \($0.status.rawValue)" }
+                    == ["video h264 rendition", "audio ac3 rendition", "subtitle hdmv_pgs_subtitle skipped"])
+        #expect(listed.last?.reason == "bitmap subtitles (hdmv_pgs_subtitle) are not turned into text")
+        #expect(listed.last?.language == "en" && listed.last?.isDefault == true)
     }
 }

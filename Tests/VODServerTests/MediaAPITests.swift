@@ -23,7 +23,7 @@ import VODServer
                 "variants":[{"average_bandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2",\
                 "frame_rate":30,"height":720,"name":"720p",\
                 "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","width":1280}],\
-                "source":null}
+                "source":null,"tracks":null}
                 """
             #expect(response.body.text == expected)
         }

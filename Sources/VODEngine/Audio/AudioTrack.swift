@@ -12,7 +12,7 @@ final class AudioTrack {
     /// The RFC 5646 language, such as `fr`, when the source says.
     let language: String?
     /// What a person picks in a menu: the track's title, else its language in its own words.
-    var name: String
+    let name: String
     /// Whether the source marks the track as its default.
     let isDefault: Bool
     /// Every encoding of the track: AAC stereo, then AC-3 5.1 when there is one.
@@ -20,8 +20,10 @@ final class AudioTrack {
     /// Frames decoded before the first picture, held until the timeline's start is known.
     var held: [Frame] = []
 
-    init(stream: UnsafeMutablePointer<AVStream>, bitrate: Int) throws {
+    /// Opens the track's decoder and encoders; `name` is its NAME in the master (see `TrackPlan`).
+    init(stream: UnsafeMutablePointer<AVStream>, name: String, bitrate: Int) throws {
         self.stream = stream
+        self.name = name
         decoder = try Codec.decoder(for: stream)
         let code = InputFile.language(of: stream)
         encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate))
@@ -29,20 +31,5 @@ final class AudioTrack {
             ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround) : nil
         language = LanguageTag.rfc5646(code)
         isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
-        let title = InputFile.metadata("title", of: stream)
-        var name = TrackName.name(title: title, language: language, fallback: "Audio")
-        if title == nil, stream.pointee.disposition & AV_DISPOSITION_VISUAL_IMPAIRED != 0 { name += " (description)" }
-        self.name = name
-    }
-
-    /// The tracks that become renditions: every decodable audio track of the program that holds `video`, at
-    /// most `limit`, in the source's order.
-    static func tracks(of input: InputFile, relatedTo video: UnsafeMutablePointer<AVStream>, limit: Int, bitrate: Int) -> [AudioTrack] {
-        var tracks: [AudioTrack] = []
-        for stream in input.streams(of: AVMEDIA_TYPE_AUDIO, relatedTo: video) where tracks.count < limit {
-            if let track = try? AudioTrack(stream: stream, bitrate: bitrate) { tracks.append(track) }
-        }
-        for (track, name) in zip(tracks, TrackName.unique(tracks.map(\.name))) { track.name = name }
-        return tracks
     }
 }

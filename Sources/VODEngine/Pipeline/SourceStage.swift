@@ -4,11 +4,6 @@ import VODFFmpeg
 /// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and every audio track is
 /// encoded once to AAC; both go on through the callbacks.
 final class SourceStage {
-    /// Audio tracks made into renditions at most; further tracks are left out.
-    static let maximumAudioTracks = 8
-    /// Subtitle tracks made into renditions at most.
-    static let maximumSubtitleTracks = 16
-
     private let input: InputFile
     private let videoStream: UnsafeMutablePointer<AVStream>
     private let videoDecoder: Codec
@@ -48,10 +43,10 @@ final class SourceStage {
         let sourceRate = MediaProber.frameRate(of: video)
         converter = FrameRateConverter(frameRate: FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
-        audioTracks = AudioTrack.tracks(of: input, relatedTo: video, limit: Self.maximumAudioTracks,
-                                        bitrate: options.audioBitrate)
+        let plan = TrackPlan(input: input, video: video)
+        audioTracks = plan.audio.compactMap { try? AudioTrack(stream: $0.stream, name: $0.name, bitrate: options.audioBitrate) }
         audioEncodings = audioTracks.flatMap(\.encoders)
-        subtitleTracks = SubtitleTrack.tracks(of: input, relatedTo: video, limit: Self.maximumSubtitleTracks)
+        subtitleTracks = plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
         input.discardStreams(except: [video] + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
     }
 

@@ -13,17 +13,18 @@ final class SubtitleTrack {
     private let decoder: Codec
     /// The RFC 5646 language, such as `en`, when the source says.
     let language: String?
-    var name: String
+    let name: String
     let isDefault: Bool
     let isForced: Bool
     /// The cues read so far, in source seconds (not yet on the title's timeline).
     private(set) var cues: [SubtitleCue] = []
 
-    init(stream: UnsafeMutablePointer<AVStream>) throws {
+    /// Opens the track's decoder; `name` is its NAME in the master (see `TrackPlan`).
+    init(stream: UnsafeMutablePointer<AVStream>, name: String) throws {
         self.stream = stream
+        self.name = name
         decoder = try Codec.decoder(for: stream)
         language = LanguageTag.rfc5646(InputFile.language(of: stream))
-        name = TrackName.name(title: InputFile.metadata("title", of: stream), language: language, fallback: "Subtitles")
         isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
         isForced = stream.pointee.disposition & AV_DISPOSITION_FORCED != 0
     }
@@ -39,14 +40,5 @@ final class SubtitleTrack {
             let end = event.end.map { time + $0 } ?? time + (duration > 0 ? duration : 5)
             if end > time + event.start { cues.append(SubtitleCue(start: time + event.start, end: end, text: text)) }
         }
-    }
-
-    /// The text subtitle tracks of the program that holds `video`, at most `limit`, in the source's order.
-    static func tracks(of input: InputFile, relatedTo video: UnsafeMutablePointer<AVStream>, limit: Int) -> [SubtitleTrack] {
-        let tracks = input.streams(of: AVMEDIA_TYPE_SUBTITLE, relatedTo: video)
-            .filter { textCodecs.contains($0.pointee.codecpar.pointee.codec_id.rawValue) }
-            .prefix(limit).compactMap { try? SubtitleTrack(stream: $0) }
-        for (track, name) in zip(tracks, TrackName.unique(tracks.map(\.name))) { track.name = name }
-        return tracks
     }
 }

@@ -41,7 +41,7 @@ struct MediaResponse: ResponseGenerator {
     }
 
     /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
-    /// "ready?", created_at, updated_at, then progress, error, stream_url, variants and source (what the
+    /// "ready?", created_at, updated_at, then progress, error, stream_url, variants, source and tracks (what the
     /// original holds, from the probe at upload).
     var json: String {
         var object = OrderedJSONObject()
@@ -59,6 +59,7 @@ struct MediaResponse: ResponseGenerator {
         object.add("stream_url", streamURL)
         object.addRaw("variants", variants.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } ?? "null")
         object.addRaw("source", stored.sourceJSON)
+        object.addRaw("tracks", stored.tracksJSON)
         return object.json
     }
 

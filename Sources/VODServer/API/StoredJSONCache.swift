@@ -11,6 +11,8 @@ final class StoredJSONCache: Sendable {
     /// A row's stored JSON, decoded; the source summary already encoded, as it does not depend on the request.
     struct Fields: Sendable {
         var sourceJSON: String
+        /// The track list, already encoded; `null` for rows probed before tracks were listed.
+        var tracksJSON: String
         var variants: [VariantSummary]?
     }
 
@@ -31,7 +33,9 @@ final class StoredJSONCache: Sendable {
     func fields(of item: MediaItem) -> Fields {
         let key = Key(id: item.id, updatedAt: item.updatedAt)
         if let cached = entries.withLock({ $0[key] }) { return cached }
-        let fields = Fields(sourceJSON: Self.sourceJSON(item.probeJSON), variants: Self.variants(item.variantsJSON))
+        let probe = item.probeJSON.map { Data($0.utf8) }
+        let fields = Fields(sourceJSON: Self.sourceJSON(probe), tracksJSON: Self.tracksJSON(probe),
+                            variants: Self.variants(item.variantsJSON))
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = fields
@@ -45,18 +49,27 @@ final class StoredJSONCache: Sendable {
         return encoder
     }
 
-    /// The probe's `source` alone, which is all a row made by this version needs decoding.
-    private struct StoredSource: Decodable {
+    /// The probe's `source` and `tracks` alone, which is all a row made by this version needs decoding.
+    private struct StoredSummary: Decodable {
         var source: SourceSummary?
+        var tracks: [TrackListing]?
     }
 
-    private static func sourceJSON(_ probeJSON: String?) -> String {
-        guard let json = probeJSON.map({ Data($0.utf8) }),
-            let source = (try? JSONDecoder().decode(StoredSource.self, from: json))?.source
-                ?? (try? JSONDecoder().decode(MediaProbe.self, from: json)).flatMap(SourceSummary.init),
-            let encoded = try? Self.encoder.encode(source)
+    private static func sourceJSON(_ probe: Data?) -> String {
+        guard let probe,
+            let source = (try? JSONDecoder().decode(StoredSummary.self, from: probe))?.source
+                ?? (try? JSONDecoder().decode(MediaProbe.self, from: probe)).flatMap(SourceSummary.init)
         else { return "null" }
-        return String(decoding: encoded, as: UTF8.self)
+        return encoded(source)
+    }
+
+    private static func tracksJSON(_ probe: Data?) -> String {
+        guard let probe, let tracks = (try? JSONDecoder().decode(StoredSummary.self, from: probe))?.tracks else { return "null" }
+        return encoded(tracks)
+    }
+
+    private static func encoded(_ value: some Encodable) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     private static func variants(_ json: String?) -> [VariantSummary]? {
