@@ -12,6 +12,8 @@ lines, in run order, and the report shows their median. Keys:
   d.{ready_s,first_segment_s}
   e.<seconds>.{wall,cpu,rss_kb}
   h.cold_s, h.warm_s  GET /api/media: the first request after start (one run), the requests after it
+  i.<tool>.{wall,cpu,rss_kb}    four audio tracks into the ladder + audio-only renditions; tool: vod | ffmpeg
+  i.<tool>1.{wall,cpu,rss_kb}   the same clip with its first track only (carried in every rung)
   na.<section>      why a section was not available;  error.<section>  why it failed
 """
 import statistics
@@ -212,7 +214,52 @@ class Report:
 
         # h. The list of every item
         out += self.list_rows()
+        out.append("")
+
+        # i. Alternate audio
+        out += self.alt_audio_rows()
         return out
+
+    def alt_audio_rows(self):
+        """Section i: four audio tracks as audio-only renditions, vod vs the CLI, and what the extra ones cost."""
+        tracks = int(self.meta.get("meta.i.tracks", "4"))
+        out = ["### i. Alternate audio: vod vs the ffmpeg CLI", ""]
+        reason = self.unavailable("i")
+        if reason:
+            return out + [reason]
+        out += ["Informational: no target.", "",
+                "| figure | vod | ffmpeg CLI | vod / CLI |", "| --- | --- | --- | --- |"]
+
+        def fmt_ratio(r):
+            return f"{r:.2f}×" if r is not None else "—"
+
+        figures = [("wall", "wall time (s)", 1.0, 2), ("cpu", "CPU time, user+sys (s)", 1.0, 2),
+                   ("rss_kb", "peak RSS (MiB)", 1 / 1024, 0)]
+        for suffix, label in [("", f"{tracks} audio tracks → ladder + {tracks} audio-only renditions"),
+                              ("1", "first track only, in every rung")]:
+            for key, name, scale, digits in figures:
+                ours, ref = f"i.vod{suffix}.{key}", f"i.ffmpeg{suffix}.{key}"
+                r = self.ratio(self.median(ours), self.median(ref))
+                out.append(f"| i. {label}: {name} | {self.cell(ours, scale, digits)} | "
+                           f"{self.cell(ref, scale, digits)} | {fmt_ratio(r)} |")
+        for key, name, scale, digits in figures:
+            costs = [self.cost(tool, key, scale, digits) for tool in ("vod", "ffmpeg")]
+            vod, ffmpeg = (c[0] for c in costs)
+            r = vod / ffmpeg if vod is not None and ffmpeg is not None and ffmpeg > 0 else None
+            out.append(f"| i. cost of the {tracks - 1} extra renditions ({tracks} tracks − 1): {name} | "
+                       f"{costs[0][1]} | {costs[1][1]} | {fmt_ratio(r)} |")
+        return out
+
+    def cost(self, tool, key, scale, digits):
+        """The median with four tracks minus the median with one, and each run's own difference in small print."""
+        four, one = self.values.get(f"i.{tool}.{key}"), self.values.get(f"i.{tool}1.{key}")
+        if not four or not one:
+            return None, "—"
+        value = (statistics.median(four) - statistics.median(one)) * scale
+        text = f"{value:+.{digits}f}"
+        if len(four) > 1:
+            text += " <sub>(runs: " + ", ".join(f"{(a - b) * scale:+.{digits}f}" for a, b in zip(four, one)) + ")</sub>"
+        return value, text
 
     def list_rows(self):
         """Section h: GET /api/media on a large catalog, cold and warm, against an absolute target."""
@@ -334,6 +381,25 @@ class Report:
                   "to be a JSON array of exactly {h_items} items, newest first, each with its variants and "
                   "source summary. No reference tool: nginx has nothing that builds a list from a catalog, so "
                   "the figures are against the target alone (pass below 1 s)."),
+            ("i", "**i.** Source: {i_src}. Ladder: {i_ladder}. With the four tracks, `vod transcode` writes the "
+                  "rungs video-only and each track as an audio-only rendition (AAC-LC stereo 128 kb/s 48 kHz, "
+                  "folders `audio_0` … `audio_3`, listed in the master as `#EXT-X-MEDIA:TYPE=AUDIO` of one "
+                  "group); the reference is one ffmpeg process with the video settings of a (one decode, "
+                  "`split`, the same scales, libx264 preset, bitrates, maxrate, bufsize, closed 2 s GOP, 6 s HLS "
+                  "segments), video-only rungs and the four tracks as audio-only variants of one audio group "
+                  "through `-var_stream_map` (`agroup:aud`, `language:`, the first `default:yes`), each encoded "
+                  "once with `-c:a aac -b:a 128k -ar 48000 -ac 2`. Both outputs were checked after the runs: "
+                  "{i_rungs} video-only rungs and four `audio_N` playlists of one AAC 48 kHz stereo stream, with "
+                  "in the master vod {i_layout_vod}; CLI {i_layout_ffmpeg}. The one-track rows run both tools on "
+                  "the clip's video and first track only, as in a: vod then carries that track in every rung "
+                  "(it makes audio renditions only from two tracks up) and the CLI command is a's, encoding it "
+                  "once per rung. The cost of the extra renditions is, for each tool, the median with four "
+                  "tracks minus the median with one (each run's own difference in small print), the last column "
+                  "the ratio of vod's cost to the CLI's (— when the CLI's is not positive); it includes the "
+                  "change of layout (one audio encode per rung with one track, one per track with four), and "
+                  "the demuxing of the larger source. Each round runs vod and the CLI with four tracks, then vod and "
+                  "the CLI with one. Wall, CPU (user+sys) and peak RSS come from "
+                  "`/usr/bin/time`; no PSNR (the pictures are made as in a). Informational: no target."),
         ]
         fields = {
             "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": self.psnr_y("a"),
@@ -346,6 +412,12 @@ class Report:
             "h_items": f"{int(m['meta.h.items']):,}" if "meta.h.items" in m else "?",
             "h_clip": m.get("meta.h.clip", "?"), "h_warm": len(self.values.get("h.warm_s", [])),
         }
+        fields.update({
+            "i_src": m.get("meta.i.source", "?"), "i_ladder": m.get("meta.i.ladder", "?"),
+            "i_rungs": len(m_split(m.get("meta.i.rungs", ""))) or "?",
+            "i_layout_vod": m.get(f"meta.i.layout_vod_{m.get('meta.i.tracks', '4')}", "?"),
+            "i_layout_ffmpeg": m.get(f"meta.i.layout_ffmpeg_{m.get('meta.i.tracks', '4')}", "?"),
+        })
         for section in ("f", "g"):
             fields.update({f"{section}_psnr_y": self.psnr_y(section)})
             for key in ("source", "ladder", "filter", "top_vod", "top_ffmpeg"):
