@@ -34,7 +34,9 @@ final class StoredJSONCache: Sendable {
         let key = Key(id: item.id, updatedAt: item.updatedAt)
         if let cached = entries.withLock({ $0[key] }) { return cached }
         let probe = item.probeJSON.map { Data($0.utf8) }
-        let fields = Fields(sourceJSON: Self.sourceJSON(probe), tracksJSON: Self.tracksJSON(probe),
+        let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
+        let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
+        let fields = Fields(sourceJSON: source.map(Self.encoded) ?? "null", tracksJSON: summary?.tracks.map(Self.encoded) ?? "null",
                             variants: Self.variants(item.variantsJSON))
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
@@ -53,19 +55,6 @@ final class StoredJSONCache: Sendable {
     private struct StoredSummary: Decodable {
         var source: SourceSummary?
         var tracks: [TrackListing]?
-    }
-
-    private static func sourceJSON(_ probe: Data?) -> String {
-        guard let probe,
-            let source = (try? JSONDecoder().decode(StoredSummary.self, from: probe))?.source
-                ?? (try? JSONDecoder().decode(MediaProbe.self, from: probe)).flatMap(SourceSummary.init)
-        else { return "null" }
-        return encoded(source)
-    }
-
-    private static func tracksJSON(_ probe: Data?) -> String {
-        guard let probe, let tracks = (try? JSONDecoder().decode(StoredSummary.self, from: probe))?.tracks else { return "null" }
-        return encoded(tracks)
     }
 
     private static func encoded(_ value: some Encodable) -> String {
