@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "vod", targets: ["vod"]),
         .library(name: "VODEngine", targets: ["VODEngine"]),
         .library(name: "VODCatalog", targets: ["VODCatalog"]),
+        .library(name: "VODPostgres", targets: ["VODPostgres"]),
         .library(name: "VODServer", targets: ["VODServer"]),
         .library(name: "VODConformance", targets: ["VODConformance"]),
     ],
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -39,10 +41,18 @@ let package = Package(
         .target(name: "VODCatalog", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The catalog and queue on PostgreSQL, for several machines.
+        .target(name: "VODPostgres", dependencies: [
+            "VODCatalog",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The HTTP API and stream file serving.
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
+            "VODConformance",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -57,6 +67,7 @@ let package = Package(
         .executableTarget(name: "vod", dependencies: [
             "VODEngine",
             "VODCatalog",
+            "VODPostgres",
             "VODServer",
             "VODConformance",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -67,10 +78,14 @@ let package = Package(
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),
         .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODTestSupport"]),
-        .testTarget(name: "VODCatalogTests", dependencies: ["VODCatalog"]),
+        .testTarget(name: "VODCatalogTests", dependencies: [
+            "VODCatalog", "VODPostgres", "VODTestSupport", .product(name: "Logging", package: "swift-log"),
+            .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+        ]),
         .testTarget(name: "VODServerTests", dependencies: [
             "VODServer",
             "VODConformance",
+            "VODPostgres",
             "VODTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),

@@ -218,6 +218,32 @@ class Report:
 
         # i. Alternate audio
         out += self.alt_audio_rows()
+        out.append("")
+
+        # j. Scale-out
+        out += self.scale_rows()
+        return out
+
+    def scale_rows(self):
+        """Section j: jobs per minute with 1, 2, 4 worker processes on PostgreSQL, against SQLite in-process."""
+        out = ["### j. Scale-out: `vod worker` processes on PostgreSQL", ""]
+        reason = self.unavailable("j")
+        if reason:
+            return out + [reason]
+        cores = self.meta.get("meta.machine.cores", "?")
+        out += [f"Informational: no target. {cores} cores; each worker runs x264 with `--threads 1`.", "",
+                "| transcoders | jobs per minute | vs SQLite in-process | scaling efficiency |",
+                "| --- | --- | --- | --- |"]
+        sqlite, one = self.median("j.sqlite.jobs_min"), self.median("j.pg1.jobs_min")
+        out.append(f"| one in-process worker, SQLite (`vod serve`) | {self.cell('j.sqlite.jobs_min', digits=1)} | 1.00× | — |")
+        for count in m_split(self.meta.get("meta.j.workers", "")):
+            key = f"j.pg{count}.jobs_min"
+            rate = self.median(key)
+            versus = self.ratio(rate, sqlite)
+            efficiency = rate / (int(count) * one) if rate is not None and one else None
+            out.append(f"| {count} `vod worker` process{'es' if count != '1' else ''}, PostgreSQL | "
+                       f"{self.cell(key, digits=1)} | {f'{versus:.2f}×' if versus is not None else '—'} | "
+                       f"{f'{efficiency:.0%}' if efficiency is not None else '—'} |")
         return out
 
     def alt_audio_rows(self):
@@ -400,6 +426,13 @@ class Report:
                   "the demuxing of the larger source. Each round runs vod and the CLI with four tracks, then vod and "
                   "the CLI with one. Wall, CPU (user+sys) and peak RSS come from "
                   "`/usr/bin/time`; no PSNR (the pictures are made as in a). Informational: no target."),
+            ("j", "**j.** {j_clip} are imported (`vod import`) into a fresh catalog with nothing running; then the "
+                  "transcoders start and the round is timed until `GET /api/media?status=ready` lists every item: "
+                  "N `vod worker` processes (`--threads 1`, one job each at a time) with an API node "
+                  "(`vod serve --workers 0`) on a throwaway {j_postgres} (Debian's initdb and pg_ctl, loopback), or "
+                  "one `vod serve` with its in-process worker (default threads) on SQLite. Jobs per minute is the "
+                  "number of items × 60 / that time, start-up included. The scaling efficiency of N workers is "
+                  "their rate / (N × the rate of one)."),
         ]
         fields = {
             "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": self.psnr_y("a"),
@@ -411,6 +444,7 @@ class Report:
             "size": m.get("meta.e.size", "?"),
             "h_items": f"{int(m['meta.h.items']):,}" if "meta.h.items" in m else "?",
             "h_clip": m.get("meta.h.clip", "?"), "h_warm": len(self.values.get("h.warm_s", [])),
+            "j_clip": m.get("meta.j.clip", "?"), "j_postgres": m.get("meta.j.postgres", "PostgreSQL"),
         }
         fields.update({
             "i_src": m.get("meta.i.source", "?"), "i_ladder": m.get("meta.i.ladder", "?"),

@@ -22,3 +22,13 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable, Equatable 
         }
     }
 }
+
+/// The catalog's database cannot be reached now (a PostgreSQL server restarting, a network cut); a later try may
+/// succeed. The server answers 503.
+public struct CatalogUnavailable: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

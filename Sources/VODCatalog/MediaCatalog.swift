@@ -1,6 +1,7 @@
 /// The storage of media items and of the transcode queue.
 ///
-/// `SQLiteCatalog` is the embedded implementation; the server and the `import` command only see this protocol.
+/// `SQLiteCatalog` is the embedded implementation and `PostgresCatalog` (module `VODPostgres`) the one for
+/// several machines; the server, the workers and the `import` command only see this protocol.
 public protocol MediaCatalog: Sendable {
     /// Adds a `pending` item.
     func insert(_ media: NewMedia) async throws -> MediaItem
@@ -16,18 +17,42 @@ public protocol MediaCatalog: Sendable {
     /// Throws `CatalogError.notFailed` for an item in any other state.
     func retry(id: Int64) async throws -> MediaItem?
 
-    /// Atomically takes the oldest `pending` item, marks it `processing` and counts the attempt.
-    func claimNextJob() async throws -> MediaItem?
-    /// Stores the progress of a `processing` item.
-    func recordProgress(id: Int64, fraction: Double) async throws
-    /// Marks a `processing` item ready; returns false when it is no longer processing (deleted meanwhile).
-    func markReady(id: Int64, result: CompletedTranscode) async throws -> Bool
-    /// Marks a `processing` item failed with a human-readable reason.
-    func markFailed(id: Int64, reason: String) async throws
-    /// Puts a `processing` item back in the queue without counting the interrupted attempt.
-    func requeue(id: Int64) async throws
-    /// Requeues items left `processing` by a process that died, failing those interrupted `maxAttempts` times.
-    func recoverInterruptedJobs(maxAttempts: Int) async throws -> RecoveryReport
+    /// Adds a caption to an item, clearing the other captions' default when it is the default; nil when there
+    /// is no such item.
+    func insertCaption(_ caption: NewCaption) async throws -> Caption?
+    /// The captions of an item, oldest first.
+    func captions(mediaID: Int64) async throws -> [Caption]
+    /// Removes a caption of an item and returns it as it was; nil when the item has no such caption.
+    func deleteCaption(id: Int64, mediaID: Int64) async throws -> Caption?
+
+    /// Atomically takes the oldest `pending` item for `worker`, marks it `processing`, counts the attempt and
+    /// leases it for `lease`; concurrent claims (from any process or machine) never take the same item.
+    func claimNextJob(worker: String, lease: Duration) async throws -> JobLease?
+    /// Extends a lease to `lease` from now; false when it has passed to another claim or the item is gone.
+    func renewLease(_ job: JobLease, for lease: Duration) async throws -> Bool
+    /// Stores the progress of a leased job; false when the lease is no longer this one.
+    func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool
+    /// Marks a leased job ready; false when the lease is no longer this one (taken over, or the item deleted),
+    /// in which case the result must not be published.
+    func markReady(_ job: JobLease, result: CompletedTranscode) async throws -> Bool
+    /// Marks a leased job failed with a human-readable reason; false when the lease is no longer this one.
+    func markFailed(_ job: JobLease, reason: String) async throws -> Bool
+    /// Hands a leased job back to the queue without counting the interrupted attempt (graceful shutdown).
+    func requeue(_ job: JobLease) async throws
+    /// Puts back in the queue the jobs whose lease ran out, and those leased by `deadWorkers` (processes known to
+    /// be gone), failing those already tried `maxAttempts` times.
+    func reclaimLeases(maxAttempts: Int, deadWorkers: [String]) async throws -> RecoveryReport
+
+    /// Records that a worker is alive, creating its entry the first time.
+    func recordHeartbeat(_ heartbeat: WorkerHeartbeat) async throws
+    /// Removes a worker's entry (it stopped gracefully).
+    func removeWorker(id: String) async throws
+    /// Every worker that reported lately, with its current job and lease.
+    func workers() async throws -> [WorkerStatus]
+    /// Yields when a job may be waiting (an upload, a retry, a job put back), so that idle workers need not
+    /// wait for their next poll; nil where the backend cannot tell other processes, and workers poll.
+    func jobSignals() -> AsyncStream<Void>?
+
     /// The stored original of every item, by id: what the orphan sweep keeps.
     func sourcePaths() async throws -> [Int64: String]
     /// Checks that the storage answers.

@@ -22,7 +22,8 @@ extension MediaItem: FetchableRecord {
             variantsJSON: row["variants"],
             attempts: row["attempts"],
             createdAt: row["created_at"],
-            updatedAt: row["updated_at"]
+            updatedAt: row["updated_at"],
+            leaseToken: row["lease_token"] ?? 0
         )
     }
 }

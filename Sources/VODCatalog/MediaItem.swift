@@ -28,9 +28,38 @@ public struct MediaItem: Sendable, Equatable {
     public var createdAt: String
     /// When the item last changed, in the same form as `createdAt`.
     public var updatedAt: String
+    /// The generation of its latest lease: 0 until first claimed.
+    public var leaseToken: Int64
+    /// The caption files added since it was transcoded, oldest first.
+    public var captions: [Caption] = []
 
     /// Whether the item can be streamed.
     public var isReady: Bool { status == .ready }
+
+    /// An item as a catalog row holds it; catalogs attach `captions` afterwards.
+    public init(
+        id: Int64, title: String, description: String?, status: MediaStatus, hlsPath: String?, duration: Double?,
+        progress: Double, error: String?, sourceFileName: String, sourcePath: String, sourceSize: Int64,
+        probeJSON: String?, variantsJSON: String?, attempts: Int, createdAt: String, updatedAt: String, leaseToken: Int64
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.status = status
+        self.hlsPath = hlsPath
+        self.duration = duration
+        self.progress = progress
+        self.error = error
+        self.sourceFileName = sourceFileName
+        self.sourcePath = sourcePath
+        self.sourceSize = sourceSize
+        self.probeJSON = probeJSON
+        self.variantsJSON = variantsJSON
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.leaseToken = leaseToken
+    }
 }
 
 /// What is needed to add a media item to the catalog; it starts `pending`.
@@ -75,15 +104,21 @@ public struct CompletedTranscode: Sendable, Equatable {
     }
 }
 
-/// What crash recovery did to the jobs it found `processing`.
+/// What reclaiming leases did: the jobs put back in the queue and those failed, and the leases that ended, whose
+/// staging output can be swept.
 public struct RecoveryReport: Sendable, Equatable {
     /// Jobs put back in the queue.
     public var requeued: [Int64]
     /// Jobs failed because they had been interrupted too often.
     public var failed: [Int64]
+    /// The leases taken back, by item and token.
+    public var expired: [ExpiredLease]
 
-    public init(requeued: [Int64], failed: [Int64]) {
+    public init(requeued: [Int64], failed: [Int64], expired: [ExpiredLease] = []) {
         self.requeued = requeued
         self.failed = failed
+        self.expired = expired
     }
+
+    public var isEmpty: Bool { requeued.isEmpty && failed.isEmpty }
 }

@@ -19,24 +19,26 @@ extension SQLiteCatalog {
 
     public func media(id: Int64) async throws -> MediaItem? {
         try await writer.read { db in
-            try MediaItem.fetchOne(db, sql: "SELECT * FROM media WHERE id = ?", arguments: [id])
+            let item = try MediaItem.fetchOne(db, sql: "SELECT * FROM media WHERE id = ?", arguments: [id])
+            return try item.map { try Self.attachingCaptions(to: [$0], db)[0] }
         }
     }
 
     public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
         try await writer.read { db in
-            try MediaItem.fetchAll(
+            let items = try MediaItem.fetchAll(
                 db,
                 sql: "SELECT * FROM media WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
                 // SQLite reads a negative LIMIT as no limit.
                 arguments: [status?.rawValue, limit ?? -1, offset]
             )
+            return try Self.attachingCaptions(to: items, db)
         }
     }
 
     public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
         try await writer.write { db in
-            try MediaItem.fetchOne(
+            let item = try MediaItem.fetchOne(
                 db,
                 sql: """
                     UPDATE media SET title = coalesce(?, title), description = coalesce(?, description),
@@ -45,6 +47,7 @@ extension SQLiteCatalog {
                     """,
                 arguments: [title, description, id]
             )
+            return try item.map { try Self.attachingCaptions(to: [$0], db)[0] }
         }
     }
 

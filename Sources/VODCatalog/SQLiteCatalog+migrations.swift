@@ -30,6 +30,38 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v2: captions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE captions (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        media_id INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+                        language TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        is_default BOOLEAN NOT NULL DEFAULT 0,
+                        created_at TEXT NOT NULL DEFAULT (\(sqlNow))
+                    );
+                    CREATE INDEX captions_media ON captions(media_id, id);
+                    """
+            )
+        }
+        migrator.registerMigration("v3: leases and workers") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE media ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE media ADD COLUMN lease_worker TEXT;
+                    ALTER TABLE media ADD COLUMN lease_expires_at REAL;
+                    CREATE TABLE workers (
+                        id TEXT PRIMARY KEY,
+                        host TEXT NOT NULL,
+                        pid INTEGER NOT NULL,
+                        jobs_done INTEGER NOT NULL DEFAULT 0,
+                        started_at TEXT NOT NULL DEFAULT (\(sqlNow)),
+                        heartbeat_at TEXT NOT NULL DEFAULT (\(sqlNow))
+                    );
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -1,87 +1,110 @@
+import Foundation
 import GRDB
 
 extension SQLiteCatalog {
-    public func claimNextJob() async throws -> MediaItem? {
+    public func claimNextJob(worker: String, lease: Duration) async throws -> JobLease? {
         try await writer.write { db in
             try MediaItem.fetchOne(
                 db,
                 sql: """
                     UPDATE media SET status = 'processing', progress = 0, error = NULL, attempts = attempts + 1,
+                        lease_token = lease_token + 1, lease_worker = ?, lease_expires_at = \(sqlEpoch) + ?,
                         updated_at = \(sqlNow)
                     WHERE id = (SELECT id FROM media WHERE status = 'pending' ORDER BY id LIMIT 1)
                     RETURNING *
-                    """
-            )
-        }
-    }
-
-    public func recordProgress(id: Int64, fraction: Double) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE media SET progress = ?, updated_at = \(sqlNow) WHERE id = ? AND status = 'processing'",
-                arguments: [min(max(fraction, 0), 1), id]
-            )
-        }
-    }
-
-    public func markReady(id: Int64, result: CompletedTranscode) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE media SET status = 'ready', progress = 1, error = NULL, hls_path = ?, duration = ?,
-                        variants = ?, updated_at = \(sqlNow)
-                    WHERE id = ? AND status = 'processing'
                     """,
-                arguments: [result.hlsPath, result.duration, result.variantsJSON, id]
-            )
-            return db.changesCount > 0
+                arguments: [worker, lease.seconds]
+            ).map { JobLease(item: $0, token: $0.leaseToken, worker: worker) }
         }
     }
 
-    public func markFailed(id: Int64, reason: String) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE media SET status = 'failed', error = ?, updated_at = \(sqlNow)
-                    WHERE id = ? AND status = 'processing'
-                    """,
-                arguments: [reason, id]
-            )
-        }
+    public func renewLease(_ job: JobLease, for lease: Duration) async throws -> Bool {
+        try await writeLeased(job, "lease_expires_at = \(sqlEpoch) + ?", [lease.seconds])
     }
 
-    public func requeue(id: Int64) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE media SET status = 'pending', progress = 0, attempts = max(attempts - 1, 0),
-                        updated_at = \(sqlNow)
-                    WHERE id = ? AND status = 'processing'
-                    """,
-                arguments: [id]
-            )
-        }
+    public func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool {
+        try await writeLeased(job, "progress = ?, updated_at = \(sqlNow)", [min(max(fraction, 0), 1)])
     }
 
-    public func recoverInterruptedJobs(maxAttempts: Int) async throws -> RecoveryReport {
+    public func markReady(_ job: JobLease, result: CompletedTranscode) async throws -> Bool {
+        try await writeLeased(
+            job,
+            """
+            status = 'ready', progress = 1, error = NULL, hls_path = ?, duration = ?, variants = ?,
+                lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)
+            """,
+            [result.hlsPath, result.duration, result.variantsJSON]
+        )
+    }
+
+    public func markFailed(_ job: JobLease, reason: String) async throws -> Bool {
+        try await writeLeased(
+            job, "status = 'failed', error = ?, lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)", [reason]
+        )
+    }
+
+    public func requeue(_ job: JobLease) async throws {
+        _ = try await writeLeased(
+            job,
+            """
+            status = 'pending', progress = 0, attempts = max(attempts - 1, 0), lease_worker = NULL,
+                lease_expires_at = NULL, updated_at = \(sqlNow)
+            """,
+            []
+        )
+    }
+
+    public func reclaimLeases(maxAttempts: Int, deadWorkers: [String]) async throws -> RecoveryReport {
         try await writer.write { db in
+            let dead = deadWorkers.isEmpty ? "" : " OR lease_worker IN (\(databaseQuestionMarks(count: deadWorkers.count)))"
+            let lapsed = "status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at < \(sqlEpoch)\(dead))"
+            let expired = try Row.fetchAll(db, sql: "SELECT id, lease_token FROM media WHERE \(lapsed) ORDER BY id",
+                                           arguments: StatementArguments(deadWorkers))
+                .map { ExpiredLease(id: $0["id"], token: $0["lease_token"]) }
             let failed = try Int64.fetchAll(
                 db,
                 sql: """
-                    UPDATE media SET status = 'failed', updated_at = \(sqlNow),
-                        error = 'Transcoding was interrupted ' || attempts || ' times (the server stopped while it ran); giving up'
-                    WHERE status = 'processing' AND attempts >= ? RETURNING id
+                    UPDATE media SET status = 'failed', lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow),
+                        error = '\(RecoveryReport.givingUp)'
+                    WHERE \(lapsed) AND attempts >= ? RETURNING id
                     """,
-                arguments: [maxAttempts]
+                arguments: StatementArguments(deadWorkers) + [maxAttempts]
             )
             let requeued = try Int64.fetchAll(
                 db,
                 sql: """
-                    UPDATE media SET status = 'pending', progress = 0, updated_at = \(sqlNow)
-                    WHERE status = 'processing' RETURNING id
-                    """
+                    UPDATE media SET status = 'pending', progress = 0, lease_worker = NULL, lease_expires_at = NULL,
+                        updated_at = \(sqlNow)
+                    WHERE \(lapsed) RETURNING id
+                    """,
+                arguments: StatementArguments(deadWorkers)
             )
-            return RecoveryReport(requeued: requeued.sorted(), failed: failed.sorted())
+            return RecoveryReport(requeued: requeued.sorted(), failed: failed.sorted(), expired: expired)
+        }
+    }
+
+    /// Applies `assignments` to a job's row only while `job`'s lease is the current one.
+    private func writeLeased(_ job: JobLease, _ assignments: String, _ arguments: StatementArguments) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE media SET \(assignments) WHERE id = ? AND status = 'processing' AND lease_token = ?",
+                arguments: arguments + [job.id, job.token]
+            )
+            return db.changesCount > 0
         }
     }
 }
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+extension RecoveryReport {
+    /// The reason a job is failed after its last interrupted attempt, in SQL string form; `attempts` is the
+    /// column.
+    static let givingUp = "Transcoding was interrupted ' || attempts || ' times (its worker stopped or lost its lease while it ran); giving up"
+}
+
+/// SQL for the current time in Unix seconds, with fractions.
+let sqlEpoch = "((julianday('now') - 2440587.5) * 86400.0)"

@@ -30,8 +30,10 @@ extension ConformanceRun {
                 flag(.audioDefault, file, "\(rendition.label) has DEFAULT=YES without AUTOSELECT=YES")
             }
         }
+        // In an audio-only title the variants play renditions themselves.
+        let renditionURLs = Set(analysed.map(\.analysis.url))
         if renditions.contains(where: { $0.uri != nil }) {
-            for rung in rungs where rung.hasAudio {
+            for rung in rungs where rung.hasAudio && !renditionURLs.contains(rung.url) {
                 flag(.audioDemuxed, rung.file, "the video segments carry audio though the title has audio renditions")
             }
         }
@@ -60,7 +62,8 @@ extension ConformanceRun {
         }
     }
 
-    /// An audio rendition's playlist against the first video rung: target duration, segment count, segment times.
+    /// An audio rendition's playlist against the first video rung (an audio-only title's first variant): target
+    /// duration, segment count, segment times.
     private mutating func compare(audio: RungAnalysis, with video: RungAnalysis) {
         if audio.playlist.targetDuration != video.playlist.targetDuration {
             let values = [audio, video].map { $0.playlist.targetDurationText ?? "missing" }
@@ -73,8 +76,9 @@ extension ConformanceRun {
         guard audio.segments.count == video.segments.count else { return }
         let frame = audio.audioStream?.frameDurationTicks ?? 0
         let misaligned = audio.segments.indices.filter { index in
-            let pairs = [(audio.segments[index].audioStart.map(Double.init), video.segments[index].videoStart.map(Double.init)),
-                         (audio.segments[index].audioEnd.map(Double.init), video.videoEnd(index))]
+            let reference = video.segments[index]
+            let pairs = [(audio.segments[index].audioStart.map(Double.init), (reference.videoStart ?? reference.audioStart).map(Double.init)),
+                         (audio.segments[index].audioEnd.map(Double.init), video.videoEnd(index) ?? reference.audioEnd.map(Double.init))]
             return pairs.contains { pair in
                 guard let ours = pair.0, let theirs = pair.1 else { return false }
                 return abs(ours - theirs) > frame + 1
@@ -103,9 +107,10 @@ extension ConformanceRun {
             if members.contains(where: { $0.analysis.audioStream?.codec?.hasPrefix("mp4a.") == true }) {
                 flag(.audioSurround, file, "audio group \"\(group)\" mixes 5.1 AC-3/E-AC-3 with AAC renditions; the 5.1 rendition needs a group of its own")
             }
+            // An audio-only title's variants are the renditions themselves, so each group has its own.
             let ours = videos([group])
             let theirs = videos(stereo)
-            if ours != theirs {
+            if ours != theirs, !Self.isAudioOnly(master) {
                 flag(.audioSurround, file, "the STREAM-INF lines naming audio group \"\(group)\" point at \(ours.sorted()), those naming the AAC groups at \(theirs.sorted())")
             }
         }

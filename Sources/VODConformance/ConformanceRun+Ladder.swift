@@ -45,7 +45,7 @@ extension ConformanceRun {
         }
     }
 
-    private mutating func checkContinuity(_ gap: Double, tolerance: Double, stream: String, _ file: String) {
+    mutating func checkContinuity(_ gap: Double, tolerance: Double, stream: String, _ file: String) {
         guard abs(gap) > tolerance + 1 else { return }
         let kind = gap < 0 ? "overlaps the previous segment by" : "starts after a gap of"
         flag(.segmentTimestamps, file, "\(stream) \(kind) \(seconds(abs(gap) / Timestamp.ticksPerSecond))")

@@ -8,6 +8,8 @@ extension ConformanceRun {
             guard let rung = analyseRung(url, media) else { return }
             measurements.rungs.append(rung.measurement)
             checkLadder([rung])
+        case .master(let master) where Self.isAudioOnly(master):
+            checkAudioOnlyMaster(master, url)
         case .master(let master):
             checkMaster(master, url)
         case nil:
@@ -23,20 +25,8 @@ extension ConformanceRun {
         if master.variants.isEmpty {
             flag(.playlistSyntax, file, "the master playlist has no #EXT-X-STREAM-INF")
         }
-        var variants: [(stream: VariantStream, rung: RungAnalysis)] = []
-        var rungs: [RungAnalysis] = []
-        for variant in master.variants {
-            guard let mediaURL = resolve(variant.uri, from: url) else { continue }
-            if let rung = rungs.first(where: { $0.url == mediaURL }) {
-                variants.append((variant, rung))
-                continue
-            }
-            guard let media = loadMediaPlaylist(mediaURL, from: url),
-                  let rung = analyseRung(mediaURL, media) else { continue }
-            variants.append((variant, rung))
-            rungs.append(rung)
-            measurements.rungs.append(rung.measurement)
-        }
+        let (variants, rungs) = analyseVariants(master, url)
+        measurements.rungs += rungs.map(\.measurement)
         checkLadder(rungs)
         let audioGroups = checkRenditions(master, url, variants: variants)
         for variant in variants {
@@ -48,6 +38,26 @@ extension ConformanceRun {
             flag(.masterVariantOrder, file, "variants are not in ascending BANDWIDTH: \(bandwidths.map(String.init).joined(separator: ", "))")
         }
         checkIFrameStreams(master, url, variants: variants.map(\.rung))
+    }
+
+    /// Reads each variant's media playlist and segments once, however many variants name it; `audioOnly` for
+    /// an audio-only title. Returns the variants with their analyses, and the distinct analyses in order.
+    mutating func analyseVariants(_ master: MasterPlaylist, _ url: URL, audioOnly: Bool = false)
+        -> (variants: [(stream: VariantStream, rung: RungAnalysis)], playlists: [RungAnalysis]) {
+        var variants: [(stream: VariantStream, rung: RungAnalysis)] = []
+        var playlists: [RungAnalysis] = []
+        for variant in master.variants {
+            guard let mediaURL = resolve(variant.uri, from: url) else { continue }
+            if let known = playlists.first(where: { $0.url == mediaURL }) {
+                variants.append((variant, known))
+                continue
+            }
+            guard let media = loadMediaPlaylist(mediaURL, from: url),
+                  let analysis = analyseRung(mediaURL, media, audioOnly: audioOnly) else { continue }
+            variants.append((variant, analysis))
+            playlists.append(analysis)
+        }
+        return (variants, playlists)
     }
 
     /// Checks a variant against its rung, and against `audio`, the renditions of the audio group it names.

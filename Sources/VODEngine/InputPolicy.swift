@@ -11,7 +11,7 @@ public enum InputPolicy {
     public static let allowedFormats = [
         "mov", "matroska", "avi", "mpegts", "flv", "asf", "mpeg", "mxf", "ogg", "nut",
         "h264", "hevc", "m4v", "mpegvideo", "ivf", "dv", "yuv4mpegpipe",
-        "wav", "mp3", "aac", "flac", "w64", "aiff",
+        "wav", "mp3", "aac", "flac", "w64", "aiff", "ac3", "eac3", "dts",
     ]
 
     /// The longest side of a picture the engine decodes: 8K. FFmpeg accepts up to 16383, and a header that lies

@@ -10,7 +10,7 @@ public enum MediaProber {
         let input = try open(path: path, cancellation: CancellationFlag())
         let probe = describe(input)
         try InputPolicy.checkLimits(of: probe)
-        try mainVideoStream(of: input).map { try StreamPicture(stream: $0).checkConvertible() }
+        try pictureStream(of: input).map { try StreamPicture(stream: $0).checkConvertible() }
         return probe
     }
 
@@ -33,12 +33,12 @@ public enum MediaProber {
                 codec: String(cString: avcodec_get_name(parameters.codec_id))
             )
         }
-        let video = mainVideoStream(of: input)
+        let video = pictureStream(of: input)
         var probe = MediaProbe(
             container: input.formatName,
             duration: input.duration,
             bitRate: input.bitRate.map { Int($0) },
-            video: video.flatMap(videoInfo),
+            video: video.map(videoInfo),
             audio: input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: video).map(audioInfo),
             streams: streams
         )
@@ -47,12 +47,8 @@ public enum MediaProber {
         return probe
     }
 
-    private static func videoInfo(_ stream: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo? {
+    private static func videoInfo(_ stream: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo {
         let parameters = stream.pointee.codecpar.pointee
-        // Cover art is stored as a video stream holding one attached picture; it is not a video.
-        guard stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0,
-            parameters.width > 0, parameters.height > 0
-        else { return nil }
         let rotation = clockwiseRotation(stream)
         var aspect = parameters.sample_aspect_ratio
         if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
@@ -94,7 +90,17 @@ public enum MediaProber {
         )
     }
 
-    /// The video that is transcoded: the largest picture that is not cover art, FFmpeg's choice among equals.
+    /// The video that is transcoded, nil for an audio-only file: the main video stream unless it is cover art or
+    /// has no picture size.
+    static func pictureStream(of input: InputFile) -> UnsafeMutablePointer<AVStream>? {
+        mainVideoStream(of: input).flatMap { stream in
+            let parameters = stream.pointee.codecpar.pointee
+            let isPicture = stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 && parameters.width > 0 && parameters.height > 0
+            return isPicture ? stream : nil
+        }
+    }
+
+    /// The main video stream: the largest picture that is not cover art, FFmpeg's choice among equals.
     /// In a transport stream with several programs, this picks the program; its audio goes with it.
     static func mainVideoStream(of input: InputFile) -> UnsafeMutablePointer<AVStream>? {
         let preferred = input.bestStream(AVMEDIA_TYPE_VIDEO)

@@ -12,6 +12,8 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var keyframeInterval: Double
     /// The AAC bitrate in bits per second.
     public var audioBitrate: Int
+    /// x264 threads per rung; nil shares the machine's cores among the rungs by their pixels.
+    public var threads: Int?
 
     /// The VBV cap: maxrate is this multiple of a rung's bitrate.
     public static let maxrateRatio = 1.1
@@ -23,13 +25,15 @@ public struct TranscodeOptions: Sendable, Equatable {
         preset: String = "veryfast",
         segmentDuration: Double = 6,
         keyframeInterval: Double = 2,
-        audioBitrate: Int = 128_000
+        audioBitrate: Int = 128_000,
+        threads: Int? = nil
     ) {
         self.ladder = ladder
         self.preset = preset
         self.segmentDuration = segmentDuration
         self.keyframeInterval = keyframeInterval
         self.audioBitrate = audioBitrate
+        self.threads = threads
     }
 }
 

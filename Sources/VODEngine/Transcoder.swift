@@ -56,17 +56,13 @@ public struct Transcoder: Sendable {
             let (duration, renditions, audio) = try job.run()
             try cancellation.check("finish")
             try output.commit(staging)
-            let target = PlaylistWriter.targetDuration(of: renditions)
-            let variants = renditions.map { rendition in
-                let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
-                let declared = VariantBandwidth(rendition, audio: stereo, targetDuration: target)
-                return VariantSummary(
-                    name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
-                    bandwidth: declared.peak, averageBandwidth: declared.average, codecs: declared.codecs,
-                    frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
-                    playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)"
-                )
-            }
+            let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
+            let variants = renditions.isEmpty
+                ? AudioOnlyVariant.variants(of: audio, targetDuration: target).map(VariantSummary.init)
+                : renditions.map { rendition in
+                    let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
+                    return VariantSummary(rendition, declared: VariantBandwidth(rendition, audio: stereo, targetDuration: target))
+                }
             progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name)))
             return TranscodeResult(outputDirectory: output.destination.path, duration: duration, variants: variants,
                                    totalBytes: OutputFolder.size(of: output.destination))

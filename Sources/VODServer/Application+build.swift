@@ -56,5 +56,7 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
         writeProtection: configuration.writeProtection,
         publicURL: configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
     ).addRoutes(to: router.group("api/media"))
+    WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
+        .addRoutes(to: router.group("api/workers"))
     return router
 }

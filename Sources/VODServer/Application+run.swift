@@ -19,3 +19,13 @@ public func runServer(configuration: VODServerConfiguration, library: MediaLibra
         logger.notice("work still running at the shutdown timeout was cancelled")
     }
 }
+
+/// Runs transcode workers only, without HTTP, until SIGTERM or SIGINT: the jobs in hand go back to the queue at
+/// once, and the process exits.
+public func runWorkers(configuration: VODServerConfiguration, library: MediaLibrary, logger: Logger) async throws {
+    let service = TranscodeService(library: library, jobs: RunningJobs(), configuration: configuration, logger: logger)
+    var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+    group.maximumCancellationDuration = .seconds(5)
+    try await ServiceGroup(configuration: group).run()
+}

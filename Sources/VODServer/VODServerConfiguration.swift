@@ -35,6 +35,9 @@ public struct VODServerConfiguration: Sendable {
     public var shutdownTimeout: Duration
     /// How many bytes of recently served segments are kept in memory; 0 streams every segment from disk.
     public var segmentCacheSize: Int
+    /// How long a worker's claim on a job lasts unless renewed; a worker renews it every third of it while it
+    /// works, and a job whose lease runs out goes back to the queue.
+    public var lease: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -51,7 +54,8 @@ public struct VODServerConfiguration: Sendable {
         maxHeaderSize: Int = 32 * 1024,
         jobTimeLimit: JobTimeLimit = JobTimeLimit(),
         shutdownTimeout: Duration = .seconds(10),
-        segmentCacheSize: Int = 256 * 1024 * 1024
+        segmentCacheSize: Int = 256 * 1024 * 1024,
+        lease: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -68,5 +72,6 @@ public struct VODServerConfiguration: Sendable {
         self.jobTimeLimit = jobTimeLimit
         self.shutdownTimeout = shutdownTimeout
         self.segmentCacheSize = segmentCacheSize
+        self.lease = lease
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import VODServer
 
 /// `vod import`: the batch path into the catalog. Each file is probed, stored in the media folder and queued;
@@ -27,7 +28,9 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let library = try storage.library()
+        var logger = Logger(label: "vod")
+        logger.logLevel = .warning
+        let library = try await storage.library(logger: logger)
         var failures = 0
         for file in files {
             do {

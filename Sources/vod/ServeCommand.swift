@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
-            VOD_SHUTDOWN_TIMEOUT and VOD_SEGMENT_CACHE_SIZE. \
+            VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE and VOD_LEASE. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    @Option(help: ArgumentHelp("How many transcodes run at once (env VOD_WORKERS; default 1).", valueName: "count"))
+    @Option(help: ArgumentHelp("How many transcodes run at once; 0 serves the API only (env VOD_WORKERS; default 1).", valueName: "count"))
     var workers: Int?
 
     @Option(help: ArgumentHelp("The largest upload, such as 500M or 10G (env VOD_MAX_UPLOAD_SIZE; default 10G).", valueName: "size"))
@@ -56,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
     var segmentCacheSize: String?
 
     @OptionGroup var encoding: EncodingOptions
+
+    @OptionGroup var queue: QueueOptions
 
     @OptionGroup var security: SecurityOptions
 
@@ -86,13 +88,14 @@ struct ServeCommand: AsyncParsableCommand {
             minimumBodyRate: try security.resolvedMinimumUploadRate(),
             jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
             shutdownTimeout: .seconds(try resolvedShutdownTimeout()),
-            segmentCacheSize: Int(try resolvedSegmentCacheSize())
+            segmentCacheSize: Int(try resolvedSegmentCacheSize()),
+            lease: .seconds(try queue.resolvedLease())
         )
-        let library = try storage.library()
+        let library = try await storage.library(logger: logger)
         logger.info(
             "vod serve",
             metadata: [
-                "database": "\(storage.databasePath)", "media": "\(library.mediaDirectory)",
+                "database": "\(storage.databaseDescription)", "media": "\(library.mediaDirectory)",
                 "output": "\(library.outputDirectory)", "workers": "\(configuration.workers)",
             ]
         )

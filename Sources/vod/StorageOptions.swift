@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
+import Logging
 import VODCatalog
+import VODPostgres
 import VODServer
 
-/// Where the catalog and the media live; shared by `vod serve` and `vod import`, which must agree.
+/// Where the catalog and the media live; shared by `vod serve`, `vod worker` and `vod import`, which must agree.
 ///
 /// Each option falls back to an environment variable, then to a default relative to the working folder.
 struct StorageOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The SQLite catalog file (env VOD_DATABASE; default media/vod.sqlite).", valueName: "path"))
+    @Option(help: ArgumentHelp(
+        "The catalog: an SQLite file, or postgres://user:password@host:port/database to share it between machines (env VOD_DATABASE; default media/vod.sqlite).",
+        valueName: "path-or-url"))
     var database: String?
 
     @Option(help: ArgumentHelp("Where originals are stored (env VOD_MEDIA_DIR; default media).", valueName: "path"))
@@ -16,17 +20,21 @@ struct StorageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where renditions are written, one folder per id (env VOD_OUTPUT_DIR; default hls_output).", valueName: "path"))
     var outputDir: String?
 
-    var databasePath: String { database ?? environment("VOD_DATABASE") ?? "\(mediaDirectory)/vod.sqlite" }
+    var databaseLocation: String { database ?? environment("VOD_DATABASE") ?? "\(mediaDirectory)/vod.sqlite" }
     var mediaDirectory: String { mediaDir ?? environment("VOD_MEDIA_DIR") ?? "media" }
     var outputDirectory: String { outputDir ?? environment("VOD_OUTPUT_DIR") ?? "hls_output" }
 
-    /// Opens the catalog and the folders.
-    func library() throws -> MediaLibrary {
-        try MediaLibrary(
-            catalog: try SQLiteCatalog(path: databasePath),
-            mediaDirectory: mediaDirectory,
-            outputDirectory: outputDirectory
-        )
+    /// The catalog's location for logs: a PostgreSQL URL without its password.
+    var databaseDescription: String { PostgresCatalog.redacting(databaseLocation) }
+
+    /// Opens the catalog (waiting for a PostgreSQL server that is starting) and the folders.
+    func library(logger: Logger) async throws -> MediaLibrary {
+        let location = databaseLocation
+        let isPostgres = PostgresCatalog.isURL(location)
+        let catalog: any MediaCatalog = isPostgres
+            ? try await PostgresCatalog.connect(url: location, logger: logger)
+            : try SQLiteCatalog(path: location)
+        return try MediaLibrary(catalog: catalog, mediaDirectory: mediaDirectory, outputDirectory: outputDirectory, isShared: isPostgres)
     }
 }
 

@@ -10,8 +10,10 @@ struct SummaryTable {
         var lines = [result.outputDirectory + "/master.m3u8"]
         lines.append(row("rung", "size", "fps", "peak kb/s", "avg kb/s", "segments", "codecs"))
         for variant in result.variants {
+            let isAudioOnly = variant.width == 0
             lines.append(row(
-                variant.name, "\(variant.width)x\(variant.height)", String(format: "%.3f", variant.frameRate),
+                variant.name, isAudioOnly ? "audio" : "\(variant.width)x\(variant.height)",
+                isAudioOnly ? "-" : String(format: "%.3f", variant.frameRate),
                 "\(variant.bandwidth / 1000)", "\(variant.averageBandwidth / 1000)", "\(variant.segmentCount)",
                 variant.codecs
             ))

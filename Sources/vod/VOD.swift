@@ -6,6 +6,6 @@ struct VOD: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vod",
         abstract: "HLS packaging and video-on-demand: transcode to an H.264/AAC ladder and serve it.",
-        subcommands: [ServeCommand.self, ImportCommand.self, TranscodeCommand.self, ProbeCommand.self, ValidateCommand.self]
+        subcommands: [ServeCommand.self, WorkerCommand.self, ImportCommand.self, TranscodeCommand.self, ProbeCommand.self, ValidateCommand.self]
     )
 }

@@ -36,7 +36,10 @@ struct ValidateCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else if report.isConformant {
-            print("\(master.path): conforms (\(report.measurements.rungs.count) rungs)")
+            let rungs = report.measurements.rungs.count
+            let audio = report.measurements.audioRenditions.count
+            let parts = [rungs == 0 ? "audio only" : "\(rungs) rungs", audio == 0 ? nil : "\(audio) audio renditions"]
+            print("\(master.path): conforms (\(parts.compactMap { $0 }.joined(separator: ", ")))")
         } else {
             report.violations.forEach { print($0) }
             print("\(report.violations.count) violations of \(report.brokenRules.count) rules")

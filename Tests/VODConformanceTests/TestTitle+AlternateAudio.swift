@@ -35,7 +35,7 @@ extension TestTitle {
         return title
     }
 
-    private func encodeAudio(_ name: String, input: String, codec: [String]) throws {
+    func encodeAudio(_ name: String, input: String, codec: [String]) throws {
         try FileManager.default.createDirectory(at: url(name), withIntermediateDirectories: true)
         _ = try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", input, "-t", "8"] + codec
             + ["-ar", "48000", "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod", "-hls_segment_type", "mpegts",

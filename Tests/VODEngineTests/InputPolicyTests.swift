@@ -64,15 +64,4 @@ struct InputPolicyTests {
         }
         #expect(try directory.entries() == ["random.mp4"])
     }
-
-    @Test func refusesAudioOnlyInput() async throws {
-        let directory = try TemporaryDirectory()
-        let input = directory.url.appendingPathComponent("tone.m4a").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", input])
-        let error = await #expect(throws: MediaError.self) {
-            try await Transcoder().transcode(input: input, outputDirectory: directory.url.appendingPathComponent("out").path)
-        }
-        #expect(error?.reason.contains("no video stream") == true)
-        #expect(try directory.entries() == ["tone.m4a"])
-    }
 }

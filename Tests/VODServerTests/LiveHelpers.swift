@@ -60,20 +60,10 @@ final class ServerProcess: @unchecked Sendable {
     ) throws {
         port = Int.random(in: 20_000...60_000)
         traced = !tracer.isEmpty
-        let command = tracer + [
+        try launchVOD(process, tracer + [
             VODBinary.path, "serve", "--port", "\(port)", "--database", database, "--media-dir", media,
             "--output-dir", output, "--log-level", "warning",
-        ] + arguments
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardOutput = FileHandle.nullDevice
-        if let log {
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: log)
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
-        try process.run()
+        ] + arguments, log: log)
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -104,6 +94,24 @@ final class ServerProcess: @unchecked Sendable {
         try await waitUntil("vod serve exits", timeout: 30) { !self.process.isRunning }
         return process.terminationStatus
     }
+}
+
+/// Starts `command` (the `vod` binary and its arguments, perhaps behind a tracer) in `process`, its standard
+/// error into `log` when given.
+func launchVOD(_ process: Process, _ command: [String], log: URL?) throws {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = command
+    process.standardOutput = FileHandle.nullDevice
+    guard let log else {
+        process.standardError = FileHandle.nullDevice
+        return try process.run()
+    }
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    // The child has its own copy once started; ours would stay open for the whole test run.
+    defer { try? handle.close() }
+    process.standardError = handle
+    try process.run()
 }
 
 extension TestLibrary {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
+import VODConformance
 import VODServer
 import VODTestSupport
 
@@ -117,10 +118,76 @@ import VODTestSupport
             #expect(streams.filter { $0.codec_type == "audio" }.count == 2, "ffprobe finds both renditions")
             let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+            try await Self.expectChromiumPlays(stream, picture: true)
         }
     }
 
-    /// A film's SubRip track is served as WebVTT, segment by segment and whole for download.
+    /// Chromium's native HLS plays the first 3 s of `stream` with no media error, with a picture or, for an
+    /// audio-only title, without one.
+    static func expectChromiumPlays(_ stream: String, picture: Bool) async throws {
+        let playback = try await offPool { try BrowserPlayer.play(stream, seconds: 3) }
+        #expect(playback.error == nil, "\(playback.error ?? "")")
+        #expect(playback.currentTime >= 3, "Chromium played \(playback.currentTime) s")
+        #expect((playback.videoWidth > 0) == picture, "Chromium shows a \(playback.videoWidth)-pixel-wide picture")
+    }
+
+    /// A caption uploaded to a transcoded title is one more subtitles rendition: the title still follows every
+    /// rule, ffmpeg reads the captions over HTTP, and GStreamer plays the title with them.
+    @Test func anUploadedCaptionConformsAndPlays() async throws {
+        let test = try TestLibrary()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 8).make(in: test.directory.url)
+        // The rules ask for High profile, which x264's ultrafast preset, the tests' usual one, does not use.
+        let app = test.app { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            configuration.transcodeOptions.preset = "superfast"
+        }
+        try await app.test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let item = try await test.uploadUntilTranscoded(clip, title: "Captioned", to: server)
+            let srt = "1\n00:00:05,000 --> 00:00:07,000\nAcross the first cut.\n"
+            let added = try await CaptionAPITests.post(client, item.id, file: Data(srt.utf8), fields: ["language": "de", "default": "yes"])
+            #expect(added.status == .created, "\(added.body.text)")
+            let report = HLSConformance.check(masterURL: URL(fileURLWithPath: try #require(item.hlsPath)).appendingPathComponent("master.m3u8"))
+            #expect(report.violations.map(\.description) == [])
+            // FFmpeg 5.1's HLS demuxer leaves subtitle renditions out of the master, so it reads the caption's playlist.
+            let id = try #require(try CaptionAPITests.json(added)["id"] as? Int)
+            let playlist = "\(server)/api/media/\(item.id)/stream/captions_\(id)/index.m3u8"
+            let subtitles = try await offPool {
+                try ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"])
+            }
+            #expect(subtitles.standardError == "" && subtitles.standardOutput.contains("Across the first cut."), "\(subtitles.standardError) \(subtitles.standardOutput)")
+            let stream = "\(server)/api/media/\(item.id)/stream"
+            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+            try await Self.expectChromiumPlays(stream, picture: true)
+        }
+    }
+
+    /// A podcast becomes an audio-only title at the same stream URL, and players play it.
+    @Test func anAudioOnlyUploadIsReadyAndPlayedOverHTTP() async throws {
+        let test = try TestLibrary()
+        let clip = try AudioOnlyClip(duration: 7, fileName: "episode.m4a").make(in: test.directory.url)
+        try await test.app(workers: 1).test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let id = try await test.uploadUntilTranscoded(clip, title: "Episode 1", to: server).id
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: try await client.execute(uri: "/api/media/\(id)", method: .get).body)) as? [String: Any]
+            #expect(json?["status"] as? String == "ready" && json?["ready?"] as? Bool == true)
+            #expect(abs((json?["duration"] as? Double ?? 0) - 7) < 0.05, "\(json?["duration"] ?? "no duration")")
+            let master = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
+            #expect(master.status == .ok && String(buffer: master.body).contains("stream/audio_0/index.m3u8"))
+            let stream = "\(server)/api/media/\(id)/stream"
+            let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
+            let streams = try await offPool { try IndependentPlayers.streams(at: stream) }
+            #expect(streams.map(\.codec_type) == ["audio"], "ffprobe finds the sound and no picture")
+            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+            try await Self.expectChromiumPlays(stream, picture: false)
+        }
+    }
+
+    /// A film's SubRip track is served as WebVTT, segment by segment and whole for download, and players read it.
     @Test func subtitlesAreServedAsWebVTT() async throws {
         let test = try TestLibrary()
         try await test.app(workers: 1).test(.live) { client in
@@ -133,6 +200,12 @@ import VODTestSupport
                 #expect(response.status == .ok && response.headers[.contentType] == "text/vtt", "\(file)")
                 #expect(String(buffer: response.body).contains("This is the first subtitle."))
             }
+            // FFmpeg 5.1's HLS demuxer leaves subtitle renditions out of the master, so it reads the rendition's playlist.
+            let playlist = "\(server)/api/media/\(id)/stream/subtitles_0/index.m3u8"
+            let read = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"]) }
+            #expect(read.standardError == "" && read.standardOutput.contains("This is the first subtitle."), "\(read.standardError)")
+            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: "\(server)/api/media/\(id)/stream") }
+            #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
         }
     }
 

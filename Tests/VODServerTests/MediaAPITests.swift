@@ -23,7 +23,7 @@ import VODServer
                 "variants":[{"average_bandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2",\
                 "frame_rate":30,"height":720,"name":"720p",\
                 "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","width":1280}],\
-                "source":null,"tracks":null}
+                "source":null,"tracks":null,"captions":[]}
                 """
             #expect(response.body.text == expected)
         }
@@ -170,8 +170,8 @@ import VODServer
             let early = try await client.execute(uri: "/api/media/\(item.id)/retry", method: .post)
             #expect(early.status == .conflict)
             #expect(early.body.text == #"{"error":"Only failed media can be retried; this media is pending"}"#)
-            _ = try await test.catalog.claimNextJob()
-            try await test.catalog.markFailed(id: item.id, reason: "Transcoding failed: broken")
+            let job = try #require(try await test.catalog.claimNextJob(worker: "test", lease: .seconds(60)))
+            _ = try await test.catalog.markFailed(job, reason: "Transcoding failed: broken")
             let failed = try await client.execute(uri: "/api/media/\(item.id)", method: .get)
             #expect(failed.body.text.contains(#""status":"failed""#))
             #expect(failed.body.text.contains(#""error":"Transcoding failed: broken""#))

@@ -68,7 +68,7 @@ struct TestLibrary {
     /// playlist with two segments, and an I-frame playlist.
     func addReady(title: String = "The Office S01E03 - Health Care") async throws -> MediaItem {
         let item = try await addPending(title: title)
-        _ = try await catalog.claimNextJob()
+        let job = try await catalog.claimNextJob(worker: "test", lease: .seconds(60))!
         let folder = library.outputFolder(for: item.id)
         try FileManager.default.createDirectory(atPath: "\(folder)/720p", withIntermediateDirectories: true)
         try write(Self.master, to: "\(folder)/master.m3u8")
@@ -81,7 +81,7 @@ struct TestLibrary {
             "height":720,"name":"720p","playlist":"720p/index.m3u8","segmentCount":2,"width":1280}]
             """
         let completed = CompletedTranscode(hlsPath: folder, duration: 1320.2, variantsJSON: variants)
-        _ = try await catalog.markReady(id: item.id, result: completed)
+        _ = try await catalog.markReady(job, result: completed)
         return try await catalog.media(id: item.id)!
     }
 

@@ -99,21 +99,6 @@ import VODTestSupport
         }
     }
 
-    @Test func audioOnlyFilesAreRefused() async throws {
-        let test = try TestLibrary()
-        let audio = test.directory.url.appendingPathComponent("tone.m4a").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", audio])
-        try await test.app().test(.router) { client in
-            let response = try await client.execute(
-                uri: "/api/media", method: .post, headers: [.contentType: "video/mp4"],
-                body: ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: audio)))
-            )
-            #expect(response.status == .unprocessableContent)
-            #expect(response.body.text.contains("no video stream"))
-            #expect(try test.storedMedia() == [])
-        }
-    }
-
     @Test func uploadsWithoutAFileAreBadRequests() async throws {
         let test = try TestLibrary()
         let noFileMessage = #"{"error":"No file uploaded: send a multipart/form-data field named \"file\" or a video/* body"}"#

@@ -33,11 +33,11 @@ import VODTestSupport
         let test = try TestLibrary()
         let item = try await test.addReady()
         let failed = try await test.addPending(title: "broken")
-        _ = try await test.catalog.claimNextJob()
-        try await test.catalog.markFailed(id: failed.id, reason: "x")
+        let job = try #require(try await test.catalog.claimNextJob(worker: "test", lease: .seconds(60)))
+        _ = try await test.catalog.markFailed(job, reason: "x")
         let keys = try WriteProtection.keys(inFile: try Self.keyFile(in: test.directory))
         try await test.app { $0.writeProtection = WriteProtection(keys: keys) }.test(.live) { client in
-            for uri in ["/health", "/api/media", "/api/media/\(item.id)", "/api/media/\(item.id)/stream", "/api/media/\(item.id)/stream/720p/index.m3u8", "/api/media/\(item.id)/stream/720p/segment_000.ts"] {
+            for uri in ["/health", "/api/media", "/api/media/\(item.id)", "/api/media/\(item.id)/captions", "/api/media/\(item.id)/stream", "/api/media/\(item.id)/stream/720p/index.m3u8", "/api/media/\(item.id)/stream/720p/segment_000.ts"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .ok, "\(uri) is public")
                 if uri.contains("/stream") { #expect(try await client.execute(uri: uri, method: .head).status == .ok) }
@@ -51,6 +51,8 @@ import VODTestSupport
             let writes: [(HTTPRequest.Method, String, String)] = [
                 (.patch, "/api/media/\(item.id)", #"{"title":"changed"}"#), (.post, "/api/media/\(failed.id)/retry", ""),
                 (.delete, "/api/media/\(item.id)", ""), (.post, "/api/media?title=x", "not a video"),
+                (.post, "/api/media/\(item.id)/captions", "WEBVTT"), (.delete, "/api/media/\(item.id)/captions/1", ""),
+                (.get, "/api/workers", ""),
             ]
             for key in [nil, "", "wrong", Self.keys[0].uppercased(), String(Self.keys[0].dropLast()), Self.keys[0] + "x"] {
                 for (method, uri, body) in writes {

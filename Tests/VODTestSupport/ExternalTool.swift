@@ -23,8 +23,16 @@ public enum ExternalTool {
         let err = directory.appendingPathComponent("err")
         FileManager.default.createFile(atPath: out.path, contents: nil)
         FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        // Closed here: the handles a finished Process holds are not closed for it, and a test process that runs
+        // thousands of tools would run out of descriptors (and so would a server it starts).
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date(timeIntervalSinceNow: timeout)

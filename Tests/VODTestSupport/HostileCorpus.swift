@@ -5,7 +5,7 @@ import Foundation
 public enum HostileCorpus {
     /// What the service may do with a file; a test accepts any outcome in `CorpusFile.allowed`.
     public enum Outcome: String, Sendable, CaseIterable {
-        /// A conformant HLS ladder.
+        /// A conformant HLS title: a ladder, or the audio renditions of an audio-only file.
         case ladder
         /// Refused at upload with a 4xx JSON error.
         case refused
@@ -56,7 +56,7 @@ public enum HostileCorpus {
             bytes.replaceSubrange(middle..<(middle + 4096), with: noise(count: 4096, seed: 11))
             try bytes.write(to: url)
         },
-        CorpusFile(name: "audio-only", allowed: [.refused], reasonContains: "no video stream") { url in
+        CorpusFile(name: "audio-only", allowed: [.ladder]) { url in
             try ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", "-f", "mp4"], url)
         },
         CorpusFile(name: "video-only", allowed: [.ladder]) { url in

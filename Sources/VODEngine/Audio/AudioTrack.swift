@@ -20,14 +20,15 @@ final class AudioTrack {
     /// Frames decoded before the first picture, held until the timeline's start is known.
     var held: [Frame] = []
 
-    /// Opens the track's decoder and encoders; `name` is its NAME in the master (see `TrackPlan`).
-    init(stream: UnsafeMutablePointer<AVStream>, name: String, bitrate: Int) throws {
+    /// Opens the track's decoder and encoders; `name` is its NAME in the master (see `TrackPlan`). Without
+    /// `keepsSurround` a surround track is AAC stereo only.
+    init(stream: UnsafeMutablePointer<AVStream>, name: String, bitrate: Int, keepsSurround: Bool = true) throws {
         self.stream = stream
         self.name = name
         decoder = try Codec.decoder(for: stream)
         let code = InputFile.language(of: stream)
         encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate))
-        surround = stream.pointee.codecpar.pointee.ch_layout.nb_channels >= 6
+        surround = keepsSurround && stream.pointee.codecpar.pointee.ch_layout.nb_channels >= 6
             ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround) : nil
         language = LanguageTag.rfc5646(code)
         isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0

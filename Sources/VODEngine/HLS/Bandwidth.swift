@@ -61,3 +61,31 @@ struct VariantBandwidth {
         codecs = ([rendition.codecs] + (audio.first.map { [$0.codec] } ?? [])).joined(separator: ",")
     }
 }
+
+/// A variant of an audio-only title: an audio group, played from its default rendition, declaring the bitrate
+/// of the group's largest rendition (the one a player may switch to).
+struct AudioOnlyVariant {
+    let group: String
+    let codec: String
+    /// The default rendition's playlist, relative to the output folder.
+    let playlist: String
+    let peak: Int
+    let average: Int
+    let segmentCount: Int
+
+    /// One variant per group, in the order the groups first appear, the lower peak first.
+    static func variants(of audio: [AlternateRendition], targetDuration: Int) -> [AudioOnlyVariant] {
+        let groups = audio.reduce(into: [String]()) { groups, rendition in
+            if !groups.contains(rendition.group) { groups.append(rendition.group) }
+        }
+        return groups.compactMap { group -> AudioOnlyVariant? in
+            let members = audio.filter { $0.group == group }
+            guard let primary = members.first(where: \.isDefault) ?? members.first else { return nil }
+            let pieces = members.map { $0.segments.map { ($0.bytes, $0.duration) } }
+            return AudioOnlyVariant(group: group, codec: primary.codec, playlist: primary.playlist,
+                                    peak: pieces.map { Bandwidth.peak(of: $0, targetDuration: targetDuration) }.max() ?? 0,
+                                    average: pieces.map { Bandwidth.average(of: $0) }.max() ?? 0,
+                                    segmentCount: primary.segments.count)
+        }.sorted { $0.peak < $1.peak }
+    }
+}

@@ -9,9 +9,11 @@ enum PlaylistWriter {
     /// The master playlist file name.
     static let masterPlaylist = "master.m3u8"
 
-    /// The target duration shared by every rendition: the longest segment, rounded half up.
-    static func targetDuration(of renditions: [Rendition]) -> Int {
-        let longest = renditions.flatMap(\.segments).map { Int(($0.duration + 0.5).rounded(.down)) }.max() ?? 1
+    /// The target duration shared by every rendition: the longest segment, rounded half up. The video rungs
+    /// set it; an audio-only title's audio renditions do.
+    static func targetDuration(of renditions: [Rendition], audio: [AlternateRendition] = []) -> Int {
+        let segments = renditions.isEmpty ? audio.flatMap(\.segments) : renditions.flatMap(\.segments)
+        let longest = segments.map { Int(($0.duration + 0.5).rounded(.down)) }.max() ?? 1
         return max(longest, 1)
     }
 
@@ -79,6 +81,21 @@ enum PlaylistWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The master playlist of an audio-only title: one variant per audio group (AAC stereo, then AC-3 5.1), each
+    /// on its group's default rendition and declaring the group's largest. A title with one rendition lists it
+    /// as the only variant, with no `#EXT-X-MEDIA` line.
+    static func audioOnlyMaster(_ audio: [AlternateRendition], subtitles: [AlternateRendition], targetDuration: Int) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        let alternates = audio.count > 1
+        lines += ((alternates ? audio : []) + subtitles).map(media)
+        for variant in AudioOnlyVariant.variants(of: audio, targetDuration: targetDuration) {
+            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),CODECS=\"\(variant.codec)\""
+                + (alternates ? ",AUDIO=\"\(variant.group)\"" : "") + (subtitles.isEmpty ? "" : ",SUBTITLES=\"\(subtitlesGroup)\""))
+            lines.append(variant.playlist)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The `#EXT-X-STREAM-INF` line of a variant, naming its audio group and the subtitles group.
     private static func streamInf(_ variant: VariantBandwidth, audioGroup: String?, subtitles: Bool) -> String {
         let rendition = variant.rendition
@@ -97,7 +114,7 @@ enum PlaylistWriter {
     }
 
     /// The `#EXT-X-MEDIA` line of an alternate rendition.
-    private static func media(_ rendition: AlternateRendition) -> String {
+    static func media(_ rendition: AlternateRendition) -> String {
         let audio = rendition.kind == .audio
         var attributes = ["TYPE=\(audio ? "AUDIO" : "SUBTITLES")", "GROUP-ID=\"\(rendition.group)\"",
                           "NAME=\"\(quotable(rendition.name))\""]

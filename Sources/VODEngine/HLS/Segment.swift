@@ -40,6 +40,8 @@ struct AlternateRendition: Sendable, Equatable {
     enum Kind: String, Sendable {
         case audio
         case subtitles
+        /// A caption file uploaded after the transcode: subtitles, numbered by the caption's id.
+        case captions
     }
 
     var kind: Kind
@@ -59,7 +61,7 @@ struct AlternateRendition: Sendable, Equatable {
     var group = "subs"
     var segments: [Segment] = []
 
-    /// The folder of rendition `index` of `kind`, such as `audio_0` or `subtitles_1`.
+    /// The folder of rendition `index` of `kind`, such as `audio_0`, `subtitles_1` or `captions_12`.
     static func folder(_ kind: Kind, _ index: Int) -> String { "\(kind.rawValue)_\(index)" }
 
     /// The media playlist's path relative to the output folder.

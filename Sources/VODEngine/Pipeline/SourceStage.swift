@@ -2,11 +2,13 @@ import CFFmpeg
 import VODFFmpeg
 
 /// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and every audio track is
-/// encoded once to AAC; both go on through the callbacks.
+/// encoded once to AAC; both go on through the callbacks. A source without video (a podcast, music) is an
+/// audio-only title whose timeline starts at its first audio sample.
 final class SourceStage {
     private let input: InputFile
-    private let videoStream: UnsafeMutablePointer<AVStream>
-    private let videoDecoder: Codec
+    /// The picture transcoded, nil for an audio-only source.
+    private let videoStream: UnsafeMutablePointer<AVStream>?
+    private let videoDecoder: Codec?
     /// The audio tracks of the video's program, in the source's order.
     let audioTracks: [AudioTrack]
     /// Every audio encoding, track by track: AAC stereo, then AC-3 5.1 for a surround track. Audio packets go
@@ -14,7 +16,7 @@ final class SourceStage {
     let audioEncodings: [AudioEncoderStage]
     /// The text subtitle tracks of the video's program, in the source's order.
     let subtitleTracks: [SubtitleTrack]
-    private let corrector: PictureCorrector
+    private let corrector: PictureCorrector?
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
     private var zero: Double?
@@ -22,32 +24,43 @@ final class SourceStage {
     private var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
 
-    /// The constant output frame rate.
+    /// The constant output frame rate; for an audio-only title, the nominal rate its segment schedule counts in.
     var frameRate: FrameRate { converter.frameRate }
+
+    /// Whether the source has a picture to transcode.
+    var hasVideo: Bool { videoStream != nil }
 
     /// The source time at which the title starts: its first picture; 0 before one has decoded.
     var timelineStart: Double { zero ?? 0 }
 
     init(input: InputFile, options: TranscodeOptions) throws {
         self.input = input
-        guard let video = MediaProber.mainVideoStream(of: input),
-            video.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
-        else {
-            throw MediaError.unsupported("the file has no video stream; audio-only uploads are not transcoded")
-        }
+        let video = MediaProber.pictureStream(of: input)
         videoStream = video
-        let picture = StreamPicture(stream: video)
-        try picture.checkConvertible()
-        corrector = try PictureCorrector(stream: picture, timeBase: video.pointee.time_base)
-        videoDecoder = try Codec.decoder(for: video)
-        let sourceRate = MediaProber.frameRate(of: video)
+        let sourceRate = video.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
+        if let video {
+            let picture = StreamPicture(stream: video)
+            try picture.checkConvertible()
+            corrector = try PictureCorrector(stream: picture, timeBase: video.pointee.time_base)
+            videoDecoder = try Codec.decoder(for: video)
+        } else {
+            corrector = nil
+            videoDecoder = nil
+        }
         converter = FrameRateConverter(frameRate: FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
         let plan = TrackPlan(input: input, video: video)
-        audioTracks = plan.audio.compactMap { try? AudioTrack(stream: $0.stream, name: $0.name, bitrate: options.audioBitrate) }
+        // An audio-only title is AAC stereo only: its variants are the audio itself, and a player that switches
+        // by bandwidth from AAC to AC-3 in mid-stream stops if it cannot change decoders (GStreamer's hlsdemux).
+        audioTracks = plan.audio.compactMap { track in
+            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: video != nil)
+        }
         audioEncodings = audioTracks.flatMap(\.encoders)
         subtitleTracks = plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
-        input.discardStreams(except: [video] + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
+        if video == nil, audioTracks.isEmpty {
+            throw MediaError.unsupported("the file has no video stream and no audio track that can be decoded")
+        }
+        input.discardStreams(except: (video.map { [$0] } ?? []) + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
@@ -60,7 +73,7 @@ final class SourceStage {
     ) throws -> Double {
         let packet = try Packet()
         let frame = try Frame()
-        try withoutActuallyEscaping(video) { video in
+        return try withoutActuallyEscaping(video) { video in
             try withoutActuallyEscaping(sendAudio) { sendAudio in
                 let outputs = Outputs(video: { [frameRate] picture, index in
                     try video(picture, frameRate.isKeyframe(index))
@@ -69,15 +82,25 @@ final class SourceStage {
                 for (index, track) in audioTracks.enumerated() {
                     try decode(nil, with: track.decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
                 }
-                // Audio and video end together: the last picture stays up while the audio goes on.
-                let audioEnd = audioEncodings.map(\.queuedDuration).max() ?? 0
-                try converter.finish(until: audioEnd, emit: outputs.video)
-                guard converter.emittedDuration > 0 else { throw noPictureError() }
+                let duration = try finishTimeline(outputs)
                 for (index, encoding) in audioEncodings.enumerated() {
-                    try encoding.finish(duration: converter.emittedDuration) { try sendAudio(index, $0) }
+                    try encoding.finish(duration: duration) { try sendAudio(index, $0) }
                 }
+                return duration
             }
         }
+    }
+
+    /// Where the title ends: audio and video end together, the last picture staying up while the audio goes on;
+    /// an audio-only title ends with its longest track.
+    private func finishTimeline(_ outputs: Outputs) throws -> Double {
+        let audioEnd = audioEncodings.map(\.queuedDuration).max() ?? 0
+        guard hasVideo else {
+            guard audioEnd > 0 else { throw MediaError.invalid("the file ends before the first audio sample") }
+            return audioEnd
+        }
+        try converter.finish(until: audioEnd, emit: outputs.video)
+        guard converter.emittedDuration > 0 else { throw noPictureError() }
         return converter.emittedDuration
     }
 
@@ -91,26 +114,29 @@ final class SourceStage {
         let total = input.duration ?? 0
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            if packet.streamIndex == videoStream.pointee.index {
+            if let videoStream, let videoDecoder, packet.streamIndex == videoStream.pointee.index {
                 try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
             } else if let track = subtitleTracks.first(where: { $0.stream.pointee.index == packet.streamIndex }) {
                 track.add(packet)
             } else if let index = audioTracks.firstIndex(where: { $0.stream.pointee.index == packet.streamIndex }) {
                 try decode(packet, with: audioTracks[index].decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
+                if !hasVideo, total > 0 { progress(min(audioEncodings[0].queuedDuration / total, 1)) }
             }
         }
+        guard let videoDecoder, let corrector else { return }
         try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
         try corrector.finish { try self.show($0, outputs) }
     }
 
     private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {
-        guard frame.bestEffortTimestamp != vod_nopts_value() else { return }
+        guard frame.bestEffortTimestamp != vod_nopts_value(), let corrector else { return }
         try corrector.push(frame) { try self.show($0, outputs) }
     }
 
     /// Places a corrected picture on the output timeline, which starts at the first picture shown.
     private func show(_ picture: Frame, _ outputs: Outputs) throws {
+        guard let videoStream else { return }
         let start = Self.seconds(picture.pts, videoStream.pointee.time_base)
         if zero == nil {
             zero = start
@@ -127,12 +153,15 @@ final class SourceStage {
 
     private func pushAudio(_ frame: Frame, track index: Int, _ outputs: Outputs) throws {
         let track = audioTracks[index]
+        let timestamp = frame.bestEffortTimestamp
+        if zero == nil, !hasVideo {
+            zero = timestamp == vod_nopts_value() ? 0 : Self.seconds(timestamp, track.stream.pointee.time_base)
+        }
         guard let zero else {
             track.held.append(try frame.reference())
             if track.held.count > Self.heldAudioLimit { track.held.removeFirst() }
             return
         }
-        let timestamp = frame.bestEffortTimestamp
         let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, track.stream.pointee.time_base) - zero
         for encoding in track.encoders {
             let output = audioEncodings.firstIndex { $0 === encoding }!
@@ -176,7 +205,7 @@ final class SourceStage {
 
     /// Why no picture came out: the decoder's own complaint, or a file that ends first.
     private func noPictureError() -> MediaError {
-        guard let error = firstVideoDecodeError else {
+        guard let error = firstVideoDecodeError, let videoDecoder else {
             return MediaError.invalid("the file ends before the first video frame")
         }
         return MediaError.invalid("the video stream could not be decoded (\(Self.describe(error, from: videoDecoder)))")

@@ -25,27 +25,19 @@ final class TranscodeJob: @unchecked Sendable {
     func run() throws -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
-        let probe = MediaProber.describe(file)
-        guard let video = probe.video else {
-            throw MediaError.unsupported("the file has no video stream; audio-only uploads are not transcoded")
-        }
+        let source = try SourceStage(input: file, options: options)
+        guard let video = MediaProber.describe(file).video else { return try runAudioOnly(source) }
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
-        let source = try SourceStage(input: file, options: options)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from.
+        let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source)
         let encodings = source.audioEncodings
-        let audioWriters: [AudioRenditionWriter] = encodings.count < 2 ? [] : try encodings.indices.map { index in
-            let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return AudioRenditionWriter(directory: directory, encoding: encodings[index], frameRate: source.frameRate,
-                                        targetDuration: options.segmentDuration, cancellation: cancellation)
-        }
         let muxedAudio = audioWriters.isEmpty ? encodings.first : nil
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try RungEncoder(rung: rung, threads: Self.encoderThreads(for: rung, in: plan),
+            return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options,
                                    directory: directory, cancellation: cancellation)
@@ -100,6 +92,27 @@ final class TranscodeJob: @unchecked Sendable {
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles)
         return (duration, renditions, audio)
+    }
+
+    /// An audio-only title: every encoding of every track is a rendition of its own, cut on the same schedule as
+    /// a video title's, and subtitles follow the first rendition's segments.
+    private func runAudioOnly(_ source: SourceStage) throws -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
+        let writers = try makeAudioWriters(source)
+        let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
+        let audio = try audioRenditions(of: source, writers: writers, duration: duration)
+        let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
+        try writePlaylists([], audio: audio, subtitles: subtitles)
+        return (duration, [], audio)
+    }
+
+    /// One audio-only rendition writer per encoding, each in its own folder.
+    private func makeAudioWriters(_ source: SourceStage) throws -> [AudioRenditionWriter] {
+        try source.audioEncodings.indices.map { index in
+            let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return AudioRenditionWriter(directory: directory, encoding: source.audioEncodings[index], frameRate: source.frameRate,
+                                        targetDuration: options.segmentDuration, cancellation: cancellation)
+        }
     }
 
     /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).
@@ -159,7 +172,7 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     private func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
-        let target = PlaylistWriter.targetDuration(of: renditions)
+        let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         for rendition in renditions {
             let directory = staging.appendingPathComponent(rendition.rung.name)
             try PlaylistWriter.media(rendition.segments, targetDuration: target)
@@ -171,8 +184,10 @@ final class TranscodeJob: @unchecked Sendable {
             try PlaylistWriter.media(rendition.segments, targetDuration: target)
                 .write(to: staging.appendingPathComponent(rendition.playlist), atomically: false, encoding: .utf8)
         }
-        try PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: target)
-            .write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
+        let master = renditions.isEmpty
+            ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: target)
+            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: target)
+        try master.write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
     }
 }
 

@@ -14,6 +14,8 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case uploadTooLarge(Int64)
         case unsupportedContentType(String?)
         case notMedia(String)
+        case captionNotFound
+        case unprocessable(String)
         case badRequest(String)
         case conflict(String)
         case rangeNotSatisfiable(Int)
@@ -39,6 +41,10 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
     public static func unsupportedContentType(_ type: String?) -> APIError { APIError(code: .unsupportedContentType(type)) }
     /// 422: probing found the upload is not a video the service can transcode.
     public static func notMedia(_ reason: String) -> APIError { APIError(code: .notMedia(reason)) }
+    /// 404 `{"error": "Caption not found"}`.
+    public static var captionNotFound: APIError { APIError(code: .captionNotFound) }
+    /// 422 with a message: the request is well formed but its content cannot be used.
+    public static func unprocessable(_ message: String) -> APIError { APIError(code: .unprocessable(message)) }
     /// 400 with a message.
     public static func badRequest(_ message: String) -> APIError { APIError(code: .badRequest(message)) }
     /// 409 with a message.
@@ -58,11 +64,11 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
 
     public var status: HTTPResponse.Status {
         switch code {
-        case .mediaNotFound, .notReady, .segmentNotFound, .notFound: .notFound
+        case .mediaNotFound, .notReady, .segmentNotFound, .captionNotFound, .notFound: .notFound
         case .noFile, .badRequest: .badRequest
         case .uploadTooLarge: .contentTooLarge
         case .unsupportedContentType: .unsupportedMediaType
-        case .notMedia: .unprocessableContent
+        case .notMedia, .unprocessable: .unprocessableContent
         case .conflict: .conflict
         case .rangeNotSatisfiable: .rangeNotSatisfiable
         case .http(let status, _): status
@@ -82,7 +88,8 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case .unsupportedContentType(let type):
             "Unsupported Content-Type \(type.map { "'\($0)'" } ?? "(none)"): send multipart/form-data or video/*"
         case .notMedia(let reason): "The uploaded file is not a playable video: \(reason)"
-        case .badRequest(let message), .conflict(let message): message
+        case .captionNotFound: "Caption not found"
+        case .badRequest(let message), .conflict(let message), .unprocessable(let message): message
         case .rangeNotSatisfiable: "Requested range not satisfiable"
         case .notFound: "Not found"
         case .http(let status, let message): message ?? status.reasonPhrase

@@ -12,6 +12,8 @@ struct MediaController: Sendable {
     let publicURL: String?
     /// Decoded probe summaries and variants of the rows served lately.
     let storedJSON = StoredJSONCache()
+    /// Caption changes, one title at a time.
+    let captionEdits = SerialEdits()
 
     /// The largest page a `limit` may ask for; without `limit`, the list has every item.
     static let maximumLimit = 1000
@@ -24,13 +26,16 @@ struct MediaController: Sendable {
         group.group()
             .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .streamed))
             .post(use: upload)
+            .post(":id/captions", use: addCaption)
         group.group()
             .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: Self.maximumSignedBodySize)))
             .patch(":id", use: update)
             .delete(":id", use: delete)
             .post(":id/retry", use: retry)
+            .delete(":id/captions/:captionId", use: deleteCaption)
         group.get(use: list)
         group.get(":id", use: show)
+        group.get(":id/captions", use: listCaptions)
         group.get(":id/stream", use: master)
         group.head(":id/stream", use: master)
         group.get(":id/stream/**", use: streamFile)
@@ -111,7 +116,7 @@ struct MediaController: Sendable {
     }
 
     func representation(of item: MediaItem, request: Request) -> MediaResponse {
-        MediaResponse(item: item, streamURL: "\(baseURL(for: request))/api/media/\(item.id)/stream",
+        MediaResponse(item: item, streamURL: streamURL(of: item.id, request: request),
                       stored: storedJSON.fields(of: item))
     }
 

@@ -42,7 +42,7 @@ struct MediaResponse: ResponseGenerator {
 
     /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
     /// "ready?", created_at, updated_at, then progress, error, stream_url, variants, source and tracks (what the
-    /// original holds, from the probe at upload).
+    /// original holds, from the probe at upload), and captions (the caption files added since).
     var json: String {
         var object = OrderedJSONObject()
         object.add("id", item.id)
@@ -60,6 +60,7 @@ struct MediaResponse: ResponseGenerator {
         object.addRaw("variants", variants.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } ?? "null")
         object.addRaw("source", stored.sourceJSON)
         object.addRaw("tracks", stored.tracksJSON)
+        object.addRaw("captions", CaptionResponse.array(item.captions, streamURL: streamURL))
         return object.json
     }
 

@@ -60,7 +60,7 @@ extension MediaLibrary {
         } catch let error as FFmpegError {
             throw APIError.notMedia(error.description)
         }
-        guard probe.video != nil else { throw APIError.notMedia("it has no video stream") }
+        guard probe.video != nil || probe.audio != nil else { throw APIError.notMedia("it has no video or audio stream") }
         return probe
     }
 

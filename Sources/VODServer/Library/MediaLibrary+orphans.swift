@@ -16,6 +16,9 @@ public struct OrphanReport: Sendable, Equatable {
 }
 
 extension MediaLibrary {
+    /// On shared storage, a partial upload untouched this long (a day, in seconds) is abandoned.
+    static let abandonedUploadAge: TimeInterval = 24 * 3600
+
     /// Upload staging files are named `.upload-<uuid>.part` in the media folder.
     static let uploadStagingPrefix = ".upload-"
 
@@ -27,13 +30,19 @@ extension MediaLibrary {
     /// Removes what a dead process left behind: staging folders and partial uploads last changed before
     /// `start` (so work this process has begun is kept), originals with no catalog row and rendition folders of
     /// deleted items. Run it before the transcode workers start.
+    ///
+    /// On shared storage, other processes' staging folders are theirs until their lease runs out (see
+    /// `removeOutput(of:)`), and only partial uploads untouched for a day are abandoned.
     public func removeOrphans(changedBefore start: Date) async throws -> OrphanReport {
         var report = OrphanReport()
-        report.stagingFolders = try remove(in: outputDirectory) { name, modified in
-            OutputFolder.isStaging(name) && modified < start
+        if !isShared {
+            report.stagingFolders = try remove(in: outputDirectory) { name, modified in
+                OutputFolder.isStaging(name) && modified < start
+            }
         }
+        let uploadsBefore = isShared ? min(start, Date(timeIntervalSinceNow: -Self.abandonedUploadAge)) : start
         report.partialUploads = try remove(in: mediaDirectory) { name, modified in
-            name.hasPrefix(Self.uploadStagingPrefix) && name.hasSuffix(".part") && modified < start
+            name.hasPrefix(Self.uploadStagingPrefix) && name.hasSuffix(".part") && modified < uploadsBefore
         }
         try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: true) {
             let items = try await catalog.sourcePaths()
@@ -42,7 +51,7 @@ extension MediaLibrary {
                 Self.isStoredOriginal(name) && !known.contains(name)
             }
             report.renditions = try remove(in: outputDirectory) { name, _ in
-                Int64(name).map { items[$0] == nil } ?? false
+                !name.hasPrefix(".") && Self.itemID(ofOutputFolder: name).map { items[$0] == nil } ?? false
             }
         }
         return report

@@ -1,5 +1,6 @@
 import Foundation
 import VODCatalog
+import VODEngine
 
 /// The catalog together with the folders that hold each item's files: the stored original in the media
 /// folder and the renditions in `<output folder>/<id>`.
@@ -13,7 +14,12 @@ public struct MediaLibrary: Sendable {
     public let outputDirectory: String
 
     /// Creates the library, making both folders when they do not exist yet.
-    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String) throws {
+    /// Whether other processes on other machines share the catalog and these folders (a PostgreSQL catalog):
+    /// then start-up leaves other processes' staging files alone, since their owners may be at work.
+    public let isShared: Bool
+
+    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false) throws {
+        self.isShared = isShared
         self.catalog = catalog
         self.mediaDirectory = Self.absolute(mediaDirectory)
         self.outputDirectory = Self.absolute(outputDirectory)
@@ -22,15 +28,39 @@ public struct MediaLibrary: Sendable {
         }
     }
 
-    /// The folder the renditions of item `id` are written to.
-    public func outputFolder(for id: Int64) -> String {
-        "\(outputDirectory)/\(id)"
+    /// The folder the renditions of item `id` are written to by the claim with lease token `generation`:
+    /// `<id>` for the first, `<id>-<generation>` for later ones, so that a worker whose lease was taken over
+    /// never writes where the new holder publishes.
+    public func outputFolder(for id: Int64, generation: Int64 = 1) -> String {
+        generation <= 1 ? "\(outputDirectory)/\(id)" : "\(outputDirectory)/\(id)-\(generation)"
     }
 
-    /// Removes the stored original and the renditions of `item`.
+    /// The item id of an output folder name, `<id>` or `<id>-<generation>`, staging folders included.
+    static func itemID(ofOutputFolder name: String) -> Int64? {
+        let stem = name.hasPrefix(".") ? String(name.dropFirst()) : name
+        let digits = stem.prefix { $0.isNumber }
+        guard let id = Int64(digits), stem.dropFirst(digits.count).first.map({ "-.".contains($0) }) ?? true else { return nil }
+        return id
+    }
+
+    /// Removes the output of leases that ran out: their staging folders and unpublished renditions.
+    public func removeOutput(of leases: [ExpiredLease]) {
+        for lease in leases {
+            let folder = (outputFolder(for: lease.id, generation: lease.token) as NSString).lastPathComponent
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: outputDirectory)) ?? []
+            for name in entries where name == folder || name.hasPrefix(".\(folder)\(OutputFolder.stagingMarker)") {
+                try? FileManager.default.removeItem(atPath: "\(outputDirectory)/\(name)")
+            }
+        }
+    }
+
+    /// Removes the stored original and the renditions of `item`, of every attempt.
     public func removeFiles(of item: MediaItem) {
         let fileManager = FileManager.default
-        try? fileManager.removeItem(atPath: outputFolder(for: item.id))
+        for name in (try? fileManager.contentsOfDirectory(atPath: outputDirectory)) ?? []
+        where !name.hasPrefix(".") && Self.itemID(ofOutputFolder: name) == item.id {
+            try? fileManager.removeItem(atPath: "\(outputDirectory)/\(name)")
+        }
         if item.sourcePath.hasPrefix(mediaDirectory + "/") {
             try? fileManager.removeItem(atPath: item.sourcePath)
         }

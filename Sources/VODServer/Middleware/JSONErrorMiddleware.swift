@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import VODCatalog
 
 /// Turns every error into a JSON `{"error": "…"}` response with the right status, never a stack trace.
 ///
@@ -11,6 +12,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as CatalogUnavailable {
+            context.logger.warning("catalog unavailable", metadata: ["error": "\(error)"])
+            return try APIError.databaseUnavailable.response(from: request, context: context)
         } catch let error as HTTPError {
             let apiError = error.status == .notFound ? APIError.notFound : APIError.http(error.status, message: error.body)
             var response = try apiError.response(from: request, context: context)

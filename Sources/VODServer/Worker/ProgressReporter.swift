@@ -13,13 +13,13 @@ final class ProgressReporter: Sendable {
     }
 
     /// Writes the latest fraction, when it changed, every `interval` seconds until the task is cancelled.
-    func run(id: Int64, catalog: any MediaCatalog, interval: Duration) async {
+    func run(_ job: JobLease, catalog: any MediaCatalog, interval: Duration) async {
         var written: Double?
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             guard let fraction = latest.withLock({ $0 }), fraction != written else { continue }
             written = fraction
-            try? await catalog.recordProgress(id: id, fraction: fraction)
+            _ = try? await catalog.recordProgress(job, fraction: fraction)
         }
     }
 }

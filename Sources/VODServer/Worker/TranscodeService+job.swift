@@ -4,22 +4,28 @@ import VODCatalog
 import VODEngine
 
 extension TranscodeService {
-    /// Transcodes one claimed item and records the outcome: ready, failed with a reason, or back in the
-    /// queue when the server is shutting down. A job cancelled because its item was deleted leaves nothing.
-    func transcode(_ job: MediaItem, worker: Int) async {
+    /// Transcodes one leased item and records the outcome: ready, failed with a reason, or back in the queue
+    /// when the worker is shutting down. A job whose lease was lost, or whose item was deleted, publishes
+    /// nothing: its output is removed.
+    func transcode(_ job: JobLease, worker: WorkerIdentity) async {
         var logger = self.logger
         logger[metadataKey: "media.id"] = "\(job.id)"
-        logger[metadataKey: "worker"] = "\(worker)"
-        logger.info("transcode started", metadata: ["attempt": "\(job.attempts)", "source": "\(job.sourceFileName)"])
+        logger[metadataKey: "worker"] = "\(worker.id)"
+        logger.info("transcode started", metadata: ["attempt": "\(job.item.attempts)", "lease": "\(job.token)", "source": "\(job.item.sourceFileName)"])
         let catalog = library.catalog
-        let output = library.outputFolder(for: job.id)
+        let output = library.outputFolder(for: job.id, generation: job.token)
         let reporter = ProgressReporter()
+        let keeper = LeaseKeeper(job: job, catalog: catalog, lease: lease)
         let started = ContinuousClock.now
-        let limit = timeLimit.limit(forSourceDuration: job.duration)
+        let limit = timeLimit.limit(forSourceDuration: job.item.duration)
         do {
             let result = try await withThrowingTaskGroup(of: TranscodeResult?.self) { group in
                 group.addTask {
-                    await reporter.run(id: job.id, catalog: catalog, interval: progressInterval)
+                    await reporter.run(job, catalog: catalog, interval: progressInterval)
+                    return nil
+                }
+                group.addTask {
+                    try await keeper.run()
                     return nil
                 }
                 group.addTask {
@@ -27,7 +33,7 @@ extension TranscodeService {
                     throw JobTimedOut(limit: limit)
                 }
                 group.addTask {
-                    try await transcoder.transcode(input: job.sourcePath, outputDirectory: output) { progress in
+                    try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output) { progress in
                         reporter.report(progress.fraction)
                     }
                 }
@@ -42,17 +48,22 @@ extension TranscodeService {
                 "transcode finished",
                 metadata: ["seconds": "\((ContinuousClock.now - started).components.seconds)", "variants": "\(result.variants.map(\.name))"]
             )
+        } catch is LeaseLost {
+            try? FileManager.default.removeItem(atPath: output)
+            logger.warning("lease lost to another worker; this attempt's output is discarded")
         } catch let error where Self.isCancellation(error) {
-            await detached { try await catalog.requeue(id: job.id) }
+            await detached { try await catalog.requeue(job) }
             logger.notice("transcode interrupted; job requeued")
         } catch {
             let reason = Self.reason(for: error)
-            await detached { try await catalog.markFailed(id: job.id, reason: reason) }
+            await detached { _ = try await catalog.markFailed(job, reason: reason) }
             logger.error("transcode failed", metadata: ["reason": "\(reason)"])
         }
     }
 
-    private func finish(_ job: MediaItem, result: TranscodeResult, output: String, logger: Logger) async throws {
+    /// Publishes the output only while the lease is still this job's: otherwise (lease taken over, item
+    /// deleted) the output is removed and the catalog keeps what the current lease holder writes.
+    private func finish(_ job: JobLease, result: TranscodeResult, output: String, logger: Logger) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let completed = CompletedTranscode(
@@ -60,18 +71,10 @@ extension TranscodeService {
             duration: result.duration,
             variantsJSON: String(decoding: try encoder.encode(result.variants), as: UTF8.self)
         )
-        if try await !library.catalog.markReady(id: job.id, result: completed) {
+        if try await !library.catalog.markReady(job, result: completed) {
             try? FileManager.default.removeItem(atPath: output)
-            logger.notice("item deleted while transcoding; output removed")
+            logger.notice("the job's lease ended (item deleted or taken over); output removed")
         }
-    }
-
-    /// Runs a catalog write outside the cancelled task, so that recording the outcome is not itself cancelled.
-    private func detached(_ write: @escaping @Sendable () async throws -> Void) async {
-        let logger = self.logger
-        await Task {
-            do { try await write() } catch { logger.error("recording a job outcome failed", metadata: ["error": "\(error)"]) }
-        }.value
     }
 
     static func isCancellation(_ error: any Error) -> Bool {

@@ -4,12 +4,15 @@ import ServiceLifecycle
 import VODCatalog
 import VODEngine
 
-/// The transcode workers of `vod serve`: a service that claims `pending` items from the catalog and turns
-/// them into HLS renditions, `workers` at a time.
+/// The transcode workers of `vod serve` and `vod worker`: a service that claims `pending` items from the
+/// catalog under a lease and turns them into HLS renditions, `workers` at a time.
 ///
-/// At start it requeues jobs a dead process left `processing` and removes the files it left behind (see
-/// `MediaLibrary.removeOrphans`). Each job runs at most its `JobTimeLimit`. On graceful shutdown it cancels the running
-/// transcodes and puts their items back in the queue, so the next start finishes them.
+/// Any number of processes, on any number of machines sharing the catalog and the folders, may run it. A
+/// worker renews its lease while it works; a job whose lease runs out (its worker killed, hung or cut off) goes
+/// back to the queue with the attempt counted, and its late output is discarded (see `JobLease`). At start it
+/// also takes back at once the jobs of dead processes of its own host, and removes the files they left (see
+/// `MediaLibrary.removeOrphans`). Each job runs at most its `JobTimeLimit`. On graceful shutdown it cancels the
+/// running transcodes and puts their items back in the queue.
 public struct TranscodeService: Service {
     let library: MediaLibrary
     let jobs: RunningJobs
@@ -19,6 +22,11 @@ public struct TranscodeService: Service {
     let pollInterval: Duration
     let progressInterval: Duration
     let timeLimit: JobTimeLimit
+    let lease: Duration
+    /// Names this process's work loops apart from those of a dead process that had the same pid.
+    let processTag = WorkerIdentity.processTag()
+    /// Idle loops sleep here until a job may be waiting.
+    let wakeups = JobWakeups()
     /// When this service was made: leftovers last changed before then belong to a dead process.
     let created = Date()
     let logger: Logger
@@ -32,17 +40,12 @@ public struct TranscodeService: Service {
         self.pollInterval = .milliseconds(Int(configuration.pollInterval * 1000))
         self.progressInterval = .seconds(1)
         self.timeLimit = configuration.jobTimeLimit
+        self.lease = configuration.lease
         self.logger = logger
     }
 
     public func run() async throws {
-        let report = try await library.catalog.recoverInterruptedJobs(maxAttempts: maxAttempts)
-        if !report.requeued.isEmpty || !report.failed.isEmpty {
-            logger.notice(
-                "recovered interrupted jobs",
-                metadata: ["requeued": "\(report.requeued)", "failed": "\(report.failed)"]
-            )
-        }
+        await reclaimLeases()
         await removeOrphans()
         guard workers > 0 else {
             // A service that returns early would stop the whole service group, server included.
@@ -51,11 +54,35 @@ public struct TranscodeService: Service {
         }
         logger.info("transcode workers started", metadata: ["workers": "\(workers)"])
         await withDiscardingTaskGroup { group in
-            for worker in 0..<workers {
-                group.addTask { await workLoop(worker: worker) }
+            if let signals = library.catalog.jobSignals() {
+                group.addTask {
+                    await cancelWhenGracefulShutdown {
+                        for await _ in signals { wakeups.wakeAll() }
+                    }
+                }
+            }
+            for slot in 0..<workers {
+                group.addTask { await workLoop(WorkerIdentity(slot: slot, process: processTag)) }
             }
         }
         logger.info("transcode workers stopped")
+    }
+
+    /// Takes back the jobs whose lease ran out, and those of dead processes of this host, and removes their
+    /// unfinished output; a failure is logged and retried at the next call.
+    func reclaimLeases() async {
+        let catalog = library.catalog
+        do {
+            let dead = try await catalog.workers().filter { WorkerIdentity.isDeadLocalProcess(host: $0.host, pid: $0.pid) }.map(\.id)
+            let report = try await catalog.reclaimLeases(maxAttempts: maxAttempts, deadWorkers: dead)
+            for worker in dead { try await catalog.removeWorker(id: worker) }
+            library.removeOutput(of: report.expired)
+            if !report.isEmpty {
+                logger.notice("took back jobs whose worker stopped", metadata: ["requeued": "\(report.requeued)", "failed": "\(report.failed)"])
+            }
+        } catch {
+            logger.error("taking back expired leases failed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Removes what a dead process left in the folders; a failure is logged and does not stop the server.
@@ -73,28 +100,38 @@ public struct TranscodeService: Service {
         }
     }
 
-    /// Claims and runs jobs until graceful shutdown.
-    private func workLoop(worker: Int) async {
+    /// Claims and runs jobs until graceful shutdown, reporting to the catalog's worker list as it goes.
+    private func workLoop(_ worker: WorkerIdentity) async {
+        let catalog = library.catalog
         await cancelWhenGracefulShutdown {
+            var jobsDone = 0
+            var lastReclaim = ContinuousClock.now
             while !Task.isCancelled {
-                let job: MediaItem?
+                let job: JobLease?
                 do {
-                    job = try await library.catalog.claimNextJob()
+                    try await catalog.recordHeartbeat(WorkerHeartbeat(id: worker.id, host: worker.host, pid: worker.pid, jobsDone: jobsDone))
+                    job = try await catalog.claimNextJob(worker: worker.id, lease: lease)
                 } catch {
                     logger.error("claiming a job failed", metadata: ["error": "\(error)"])
                     job = nil
                 }
                 guard let job else {
-                    try? await Task.sleep(for: pollInterval)
+                    if ContinuousClock.now - lastReclaim > min(lease / 3, .seconds(5)) {
+                        await reclaimLeases()
+                        lastReclaim = .now
+                    }
+                    await wakeups.sleep(upTo: pollInterval)
                     continue
                 }
                 await runJob(job, worker: worker)
+                jobsDone += 1
             }
         }
+        await detached { try await catalog.removeWorker(id: worker.id) }
     }
 
     /// Runs one job in its own task so that deleting the item can cancel it.
-    private func runJob(_ job: MediaItem, worker: Int) async {
+    private func runJob(_ job: JobLease, worker: WorkerIdentity) async {
         let task = Task { await transcode(job, worker: worker) }
         jobs.insert(task, for: job.id)
         await withTaskCancellationHandler {
@@ -103,5 +140,13 @@ public struct TranscodeService: Service {
             task.cancel()
         }
         jobs.remove(job.id)
+    }
+
+    /// Runs a catalog write outside the cancelled task, so that recording an outcome is not itself cancelled.
+    func detached(_ write: @escaping @Sendable () async throws -> Void) async {
+        let logger = self.logger
+        await Task {
+            do { try await write() } catch { logger.error("recording a job outcome failed", metadata: ["error": "\(error)"]) }
+        }.value
     }
 }

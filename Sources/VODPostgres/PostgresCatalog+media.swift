@@ -1,0 +1,70 @@
+import PostgresNIO
+import VODCatalog
+
+extension PostgresCatalog {
+    public func insert(_ media: NewMedia) async throws -> MediaItem {
+        let items = try await fetch(
+            """
+            INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe)
+            VALUES (\(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
+                \(media.duration), \(media.probeJSON))
+            RETURNING *
+            """, MediaItem.init(postgres:))
+        try await notifyWorkers()
+        return items[0]
+    }
+
+    public func media(id: Int64) async throws -> MediaItem? {
+        try await withCaptions(try await fetch("SELECT * FROM media WHERE id = \(id)", MediaItem.init(postgres:))).first
+    }
+
+    public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
+        // LIMIT NULL is no limit.
+        try await withCaptions(try await fetch(
+            """
+            SELECT * FROM media WHERE \(status?.rawValue)::text IS NULL OR status = \(status?.rawValue)
+            ORDER BY id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
+            """, MediaItem.init(postgres:)))
+    }
+
+    public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
+        try await withCaptions(try await fetch(
+            """
+            UPDATE media SET title = coalesce(\(title), title), description = coalesce(\(description), description),
+                updated_at = \(unescaped: pgNow)
+            WHERE id = \(id) RETURNING *
+            """, MediaItem.init(postgres:))).first
+    }
+
+    public func delete(id: Int64) async throws -> MediaItem? {
+        try await fetch("DELETE FROM media WHERE id = \(id) RETURNING *", MediaItem.init(postgres:)).first
+    }
+
+    public func retry(id: Int64) async throws -> MediaItem? {
+        guard let item = try await fetch("SELECT * FROM media WHERE id = \(id)", MediaItem.init(postgres:)).first else { return nil }
+        let retried = try await fetch(
+            """
+            UPDATE media SET status = 'pending', error = NULL, progress = 0, attempts = 0, updated_at = \(unescaped: pgNow)
+            WHERE id = \(id) AND status = 'failed' RETURNING *
+            """, MediaItem.init(postgres:)).first
+        guard let retried else { throw CatalogError.notFailed(item.status) }
+        try await notifyWorkers()
+        return retried
+    }
+
+    public func sourcePaths() async throws -> [Int64: String] {
+        let rows = try await fetch("SELECT id, source_path FROM media") { row in
+            (try row["id"].decode(Int64.self), try row["source_path"].decode(String.self))
+        }
+        return Dictionary(uniqueKeysWithValues: rows)
+    }
+
+    /// The items with their captions attached, in one query for all of them.
+    private func withCaptions(_ items: [MediaItem]) async throws -> [MediaItem] {
+        guard let low = items.map(\.id).min(), let high = items.map(\.id).max() else { return items }
+        let captions = try await fetch(
+            "SELECT * FROM captions WHERE media_id BETWEEN \(low) AND \(high) ORDER BY id", Caption.init(postgres:)
+        )
+        return items.attaching(captions)
+    }
+}

@@ -1,0 +1,77 @@
+import PostgresNIO
+
+extension PostgresCatalog {
+    /// The schema's history, in order; each runs once per database, under an advisory lock so that processes
+    /// starting together do not race. The same tables and meanings as the SQLite catalog's.
+    static let migrations: [(name: String, sql: [String])] = [
+        ("v1: media", [
+            """
+            CREATE TABLE media (
+                id BIGSERIAL PRIMARY KEY,
+                title TEXT NOT NULL,
+                description TEXT,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'processing', 'ready', 'failed')),
+                hls_path TEXT,
+                duration DOUBLE PRECISION,
+                progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+                error TEXT,
+                source_file_name TEXT NOT NULL,
+                source_path TEXT NOT NULL,
+                source_size BIGINT NOT NULL,
+                probe TEXT,
+                variants TEXT,
+                attempts BIGINT NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL DEFAULT \(pgNow),
+                updated_at TEXT NOT NULL DEFAULT \(pgNow)
+            )
+            """,
+            "CREATE INDEX media_status ON media (status, id)",
+        ]),
+        ("v2: captions", [
+            """
+            CREATE TABLE captions (
+                id BIGSERIAL PRIMARY KEY,
+                media_id BIGINT NOT NULL REFERENCES media (id) ON DELETE CASCADE,
+                language TEXT NOT NULL,
+                name TEXT NOT NULL,
+                is_default BOOLEAN NOT NULL DEFAULT false,
+                created_at TEXT NOT NULL DEFAULT \(pgNow)
+            )
+            """,
+            "CREATE INDEX captions_media ON captions (media_id, id)",
+        ]),
+        ("v3: leases and workers", [
+            "ALTER TABLE media ADD COLUMN lease_token BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE media ADD COLUMN lease_worker TEXT",
+            "ALTER TABLE media ADD COLUMN lease_expires_at DOUBLE PRECISION",
+            """
+            CREATE TABLE workers (
+                id TEXT PRIMARY KEY,
+                host TEXT NOT NULL,
+                pid BIGINT NOT NULL,
+                jobs_done BIGINT NOT NULL DEFAULT 0,
+                started_at TEXT NOT NULL DEFAULT \(pgNow),
+                heartbeat_at TEXT NOT NULL DEFAULT \(pgNow)
+            )
+            """,
+        ]),
+    ]
+
+    /// Applies the migrations this database has not had yet.
+    func migrate() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7305002)", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS vod_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT \(unescaped: pgNow))", logger: logger)
+            var applied: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM vod_migrations", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            for migration in Self.migrations where !applied.contains(migration.name) {
+                for statement in migration.sql {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO vod_migrations (name) VALUES (\(migration.name))", logger: logger)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import PostgresNIO
+import VODCatalog
+
+extension MediaItem {
+    /// A `media` row, as `SELECT *` or `RETURNING *` gives it.
+    init(postgres row: PostgresRandomAccessRow) throws {
+        let status = try row["status"].decode(String.self)
+        guard let mediaStatus = MediaStatus(rawValue: status) else { throw UnknownStatus(value: status) }
+        self.init(
+            id: try row["id"].decode(Int64.self),
+            title: try row["title"].decode(String.self),
+            description: try row["description"].decode(String?.self),
+            status: mediaStatus,
+            hlsPath: try row["hls_path"].decode(String?.self),
+            duration: try row["duration"].decode(Double?.self),
+            progress: try row["progress"].decode(Double.self),
+            error: try row["error"].decode(String?.self),
+            sourceFileName: try row["source_file_name"].decode(String.self),
+            sourcePath: try row["source_path"].decode(String.self),
+            sourceSize: try row["source_size"].decode(Int64.self),
+            probeJSON: try row["probe"].decode(String?.self),
+            variantsJSON: try row["variants"].decode(String?.self),
+            attempts: Int(try row["attempts"].decode(Int64.self)),
+            createdAt: try row["created_at"].decode(String.self),
+            updatedAt: try row["updated_at"].decode(String.self),
+            leaseToken: try row["lease_token"].decode(Int64.self)
+        )
+    }
+}
+
+extension Caption {
+    /// A `captions` row.
+    init(postgres row: PostgresRandomAccessRow) throws {
+        self.init(id: try row["id"].decode(Int64.self), mediaID: try row["media_id"].decode(Int64.self),
+                  language: try row["language"].decode(String.self), name: try row["name"].decode(String.self),
+                  isDefault: try row["is_default"].decode(Bool.self), createdAt: try row["created_at"].decode(String.self))
+    }
+}
+
+/// A row whose status is none the catalog knows.
+struct UnknownStatus: Error, CustomStringConvertible {
+    let value: String
+    var description: String { "unknown media status \(value)" }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Logging
+import VODServer
+
+/// `vod worker`: transcodes only, taking jobs from a shared catalog; stopped gracefully by SIGTERM or SIGINT,
+/// which puts the job in hand back in the queue at once.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Transcode queued uploads from a shared catalog, without serving HTTP.",
+        discussion: """
+            Run any number of workers, on any number of machines, against the same --database (a \
+            postgres:// URL) and the same --media-dir and --output-dir (shared storage every node mounts). \
+            Each job is held under a lease (--lease); a worker that dies loses its jobs to the others when the \
+            lease runs out, and its late output is discarded.
+            """
+    )
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: ArgumentHelp("How many transcodes this process runs at once (env VOD_CONCURRENCY; default 1).", valueName: "count"))
+    var concurrency: Int?
+
+    @Option(help: ArgumentHelp("x264 threads per rung of each job (env VOD_THREADS; default: the cores shared among the rungs).", valueName: "count"))
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("Seconds between looks at the queue when idle; a PostgreSQL catalog also wakes workers at once (default 5).", valueName: "seconds"))
+    var pollInterval: Double = 5
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning or error (env VOD_LOG_LEVEL; default info).", valueName: "level"))
+    var logLevel: String?
+
+    @OptionGroup var encoding: EncodingOptions
+
+    @OptionGroup var queue: QueueOptions
+
+    func validate() throws {
+        guard try resolvedConcurrency() >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
+        guard try resolvedThreads().map({ $0 >= 1 }) ?? true else { throw ValidationError("--threads must be at least 1.") }
+        guard pollInterval > 0 else { throw ValidationError("--poll-interval must be positive.") }
+        guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
+            throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "vod-worker")
+        logger.logLevel = Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") ?? .info
+        var options = try encoding.transcodeOptions()
+        options.threads = try resolvedThreads()
+        let configuration = VODServerConfiguration(
+            workers: try resolvedConcurrency(), transcodeOptions: options, pollInterval: pollInterval,
+            lease: .seconds(try queue.resolvedLease())
+        )
+        let library = try await storage.library(logger: logger)
+        logger.info("vod worker", metadata: [
+            "database": "\(storage.databaseDescription)", "media": "\(library.mediaDirectory)",
+            "output": "\(library.outputDirectory)", "concurrency": "\(configuration.workers)",
+        ])
+        try await runWorkers(configuration: configuration, library: library, logger: logger)
+    }
+
+    private func resolvedConcurrency() throws -> Int {
+        try concurrency ?? environment("VOD_CONCURRENCY").map { try Self.integer($0, "VOD_CONCURRENCY") } ?? 1
+    }
+
+    private func resolvedThreads() throws -> Int? {
+        try threads ?? environment("VOD_THREADS").map { try Self.integer($0, "VOD_THREADS") }
+    }
+
+    private static func integer(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text) else { throw ValidationError("\(name) must be an integer, not '\(text)'.") }
+        return value
+    }
+}

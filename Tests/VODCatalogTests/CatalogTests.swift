@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VODCatalog
+
+/// The catalog's items and captions, with the same assertions on every backend.
+@Suite struct CatalogTests {
+    @Test(arguments: CatalogBackend.allCases)
+    func insertsPendingItemsWithISOTimestamps(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        let item = try await catalog.insert(CatalogStore.newMedia("clip"))
+        #expect(item.status == .pending)
+        #expect(item.title == "clip")
+        #expect(item.description == "about clip")
+        #expect(item.progress == 0)
+        #expect(item.attempts == 0)
+        #expect(item.createdAt.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+        #expect(item.updatedAt == item.createdAt)
+        #expect(try await catalog.media(id: item.id) == item)
+        #expect(try await catalog.media(id: item.id + 100) == nil)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func listsNewestFirstWithFilterAndPaging(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        var ids: [Int64] = []
+        for index in 0..<5 { ids.append(try await catalog.insert(CatalogStore.newMedia("m\(index)")).id) }
+        #expect(try await catalog.list(status: nil, limit: 10, offset: 0).map(\.id) == ids.reversed())
+        #expect(try await catalog.list(status: nil, limit: 2, offset: 1).map(\.id) == [ids[3], ids[2]])
+        _ = try await catalog.claimNextJob(worker: "test", lease: .seconds(60))
+        #expect(try await catalog.list(status: .processing, limit: 10, offset: 0).map(\.id) == [ids[0]])
+        #expect(try await catalog.list(status: .pending, limit: 10, offset: 0).count == 4)
+        #expect(try await catalog.list(status: .ready, limit: 10, offset: 0).isEmpty)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func updatesAndDeletes(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        let item = try await catalog.insert(CatalogStore.newMedia("a"))
+        let renamed = try await catalog.update(id: item.id, title: "b", description: nil)
+        #expect(renamed?.title == "b")
+        #expect(renamed?.description == "about a")
+        #expect(try await catalog.update(id: 999, title: "x", description: nil) == nil)
+        #expect(try await catalog.delete(id: item.id)?.title == "b")
+        #expect(try await catalog.delete(id: item.id) == nil)
+        #expect(try await catalog.media(id: item.id) == nil)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func idsAreNeverReused(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        let first = try await catalog.insert(CatalogStore.newMedia("a"))
+        _ = try await catalog.delete(id: first.id)
+        let second = try await catalog.insert(CatalogStore.newMedia("b"))
+        #expect(second.id > first.id)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func sourcePathsNameEveryItemsOriginal(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        let first = try await catalog.insert(CatalogStore.newMedia("a"))
+        let second = try await catalog.insert(CatalogStore.newMedia("b"))
+        _ = try await catalog.delete(id: first.id)
+        #expect(try await catalog.sourcePaths() == [second.id: "/tmp/b.mp4"])
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func captionsBelongToTheirItemAndOneIsDefault(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        let item = try await catalog.insert(CatalogStore.newMedia("a"))
+        let english = try #require(try await catalog.insertCaption(NewCaption(mediaID: item.id, language: "en", name: "English", isDefault: true)))
+        let french = try #require(try await catalog.insertCaption(NewCaption(mediaID: item.id, language: "fr", name: "Français", isDefault: true)))
+        #expect(try await catalog.insertCaption(NewCaption(mediaID: 999, language: "en", name: "English", isDefault: false)) == nil)
+        #expect(try await catalog.captions(mediaID: item.id).map(\.isDefault) == [false, true], "the new default takes over")
+        let listed = try #require(try await catalog.list(status: nil, limit: nil, offset: 0).first)
+        #expect(listed.captions.map(\.id) == [english.id, french.id] && listed.updatedAt >= item.updatedAt)
+        #expect(try await catalog.deleteCaption(id: english.id, mediaID: 999) == nil)
+        #expect(try await catalog.deleteCaption(id: english.id, mediaID: item.id)?.name == "English")
+        #expect(try await catalog.media(id: item.id)?.captions.map(\.name) == ["Français"])
+        _ = try await catalog.delete(id: item.id)
+        #expect(try await catalog.captions(mediaID: item.id).isEmpty, "deleting the item deletes its captions")
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import VODCatalog
+import VODConformance
+import VODTestSupport
+
+/// API nodes and `vod worker` processes sharing a PostgreSQL catalog and folders: nothing is lost, nothing is
+/// done twice, nothing is stuck, whatever one process does.
+@Suite(.serialized) struct ScaleOutTests {
+    /// Short clips that differ, so their originals' checksums do.
+    static func clips(_ count: Int, in directory: URL, duration: Double = 1) throws -> [String] {
+        try (0..<count).map { index in
+            let folder = directory.appendingPathComponent("clip\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try SyntheticClip(width: 320, height: 240, duration: duration + Double(index) * 0.1).make(in: folder)
+        }
+    }
+
+    @Test func threeWorkersShareTwelveClipsAndFinishEachOnce() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let workers = try (0..<3).map { _ in try cluster.worker() }
+        for clip in try Self.clips(12, in: cluster.directory.url) {
+            #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
+        }
+        try await waitUntil("12 items are ready", timeout: 180) {
+            try await cluster.items().filter { $0.status == .ready }.count == 12
+        }
+        let items = try await cluster.items()
+        #expect(items.map(\.attempts) == Array(repeating: 1, count: 12), "each clip was claimed once")
+        #expect(items.map(\.leaseToken) == Array(repeating: 1, count: 12))
+        for item in items {
+            let report = HLSConformance.check(masterURL: URL(fileURLWithPath: try #require(item.hlsPath)).appendingPathComponent("master.m3u8"))
+            #expect(report.violations.isEmpty, "\(item.id): \(report.violations)")
+        }
+        try await waitUntil("every worker has reported its jobs", timeout: 10) {
+            try await cluster.catalog.workers().map(\.jobsDone).reduce(0, +) == 12
+        }
+        let done = try await cluster.catalog.workers().map(\.jobsDone)
+        #expect(done.count == 3 && done.allSatisfy { $0 > 0 }, "the work spread over every worker: \(done)")
+        let listed = try await offPool { try ExternalTool.require("curl", ["-sf", "\(api.url)/api/workers"]).standardOutput }
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["pid"] as? Int }) == Set(workers.map { Int($0.pid) }))
+        #expect(entries.allSatisfy { $0["host"] is String && $0["last_heartbeat"] is String && $0["current_job"] is NSNull })
+        #expect(cluster.outputEntries() == items.map { "\($0.id)" }.sorted(), "no staging or second output left")
+        for worker in workers { #expect(try await worker.stop(SIGTERM) == 0) }
+        #expect(try await cluster.catalog.workers().isEmpty, "workers leave the list when they stop")
+        #expect(try await api.stop(SIGTERM) == 0)
+    }
+
+    @Test func aKilledWorkersJobIsFinishedByAnotherAndNothingPartialIsServed() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let first = try cluster.worker(arguments: ["--preset", "medium"])
+        let clip = try Self.clips(1, in: cluster.directory.url, duration: 20)[0]
+        let id = try #require(try await UploadAnswer.send(clip, to: api.url).id)
+        try await waitUntil("the first worker is transcoding", timeout: 60) {
+            try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.progress > 0 } ?? false
+        }
+        first.send(SIGKILL)
+        let stream = try await offPool { try ExternalTool.run("curl", ["-s", "\(api.url)/api/media/\(id)/stream"]) }
+        #expect(stream.standardOutput == #"{"error":"Media not ready for streaming"}"#, "no partial rendition is served")
+        let second = try cluster.worker()
+        try await waitUntil("the second worker finished the job", timeout: 180) {
+            try await cluster.catalog.media(id: id)?.status == .ready
+        }
+        let item = try #require(try await cluster.catalog.media(id: id))
+        #expect(item.attempts == 2 && item.leaseToken == 2 && item.hlsPath == "\(cluster.output)/\(id)-2")
+        #expect(cluster.outputEntries() == ["\(id)-2"], "the killed worker's staging folder was swept")
+        let played = try await offPool { try IndependentPlayers.decodeErrors(master: "\(api.url)/api/media/\(id)/stream", program: 0) }
+        #expect(played == "")
+        #expect(try await second.stop(SIGTERM) == 0)
+        #expect(try await api.stop(SIGTERM) == 0)
+    }
+
+    @Test func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let stalled = try cluster.worker(lease: 2, arguments: ["--preset", "medium"])
+        let clip = try Self.clips(1, in: cluster.directory.url, duration: 40)[0]
+        let id = try #require(try await UploadAnswer.send(clip, to: api.url).id)
+        try await waitUntil("the first worker is transcoding", timeout: 60) {
+            try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.progress > 0 } ?? false
+        }
+        stalled.send(SIGSTOP)
+        let healthy = try cluster.worker(lease: 2)
+        try await waitUntil("the healthy worker finished after the lease ran out", timeout: 180) {
+            try await cluster.catalog.media(id: id)?.status == .ready
+        }
+        let published = try #require(try await cluster.catalog.media(id: id))
+        #expect(published.hlsPath == "\(cluster.output)/\(id)-2" && published.leaseToken == 2)
+        stalled.send(SIGCONT)
+        try await waitUntil("the stalled worker noticed its lease was gone", timeout: 120) {
+            stalled.logText.contains("lease lost to another worker") || stalled.logText.contains("lease ended")
+        }
+        let after = try #require(try await cluster.catalog.media(id: id))
+        #expect(after == published, "the late worker wrote nothing: no progress, no second publication")
+        try await waitUntil("the late output is gone", timeout: 30) { cluster.outputEntries() == ["\(id)-2"] }
+        for worker in [stalled, healthy] { #expect(try await worker.stop(SIGTERM) == 0) }
+        #expect(try await api.stop(SIGTERM) == 0)
+    }
+
+    @Test func workersAndTheAPIReconnectWhenPostgreSQLRestarts() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let workers = try (0..<2).map { _ in try cluster.worker() }
+        let clips = try Self.clips(4, in: cluster.directory.url, duration: 4)
+        for clip in clips.prefix(2) { #expect(try await UploadAnswer.send(clip, to: api.url).status == 201) }
+        try await waitUntil("a job runs", timeout: 60) { try await cluster.items().contains { $0.status == .processing } }
+        let restart = Task { try await offPool { try ThrowawayPostgres.shared().restart(after: 2) } }
+        var statuses: Set<String> = []
+        for _ in 0..<300 where !statuses.contains("503") {
+            let answer = try await offPool { try ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(api.url)/api/media"]) }
+            statuses.insert(answer.standardOutput)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await restart.value
+        #expect(statuses.isSubset(of: ["200", "503"]), "while PostgreSQL is down the API answers 503, never 500: \(statuses)")
+        try await waitUntil("the API answers again", timeout: 60) {
+            try await offPool { try ExternalTool.run("curl", ["-sf", "\(api.url)/api/media"]).status == 0 }
+        }
+        for clip in clips.suffix(2) { #expect(try await UploadAnswer.send(clip, to: api.url).status == 201) }
+        try await waitUntil("every job is ready", timeout: 240) {
+            (try? await cluster.items().map(\.status)) == Array(repeating: .ready, count: 4)
+        }
+        for worker in workers { #expect(try await worker.stop(SIGTERM) == 0) }
+        #expect(try await api.stop(SIGTERM) == 0)
+    }
+
+    @Test func twoAPINodesTakeEightConcurrentUploadsEachOnceAndIntact() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let nodes = [try await cluster.apiNode(), try await cluster.apiNode()]
+        let clips = try Self.clips(8, in: cluster.directory.url)
+        let answers = try await withThrowingTaskGroup(of: UploadAnswer.self) { group in
+            for (index, clip) in clips.enumerated() {
+                group.addTask { try await UploadAnswer.send(clip, to: nodes[index % 2].url) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.map(\.status) == Array(repeating: 201, count: 8))
+        let items = try await cluster.items()
+        #expect(items.count == 8 && Set(items.map(\.sourcePath)).count == 8, "each upload landed once")
+        let uploaded = try Set(clips.map { try Self.sha256($0) })
+        let stored = try Set(items.map { try Self.sha256($0.sourcePath) })
+        #expect(stored == uploaded, "every stored original is byte for byte an uploaded file")
+        for node in nodes { #expect(try await node.stop(SIGTERM) == 0) }
+    }
+
+    static func sha256(_ path: String) throws -> String {
+        try ExternalTool.require("sha256sum", [path]).standardOutput.split(separator: " ").first.map(String.init) ?? ""
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL server from Debian's packages (`initdb` and `pg_ctl` in a temporary folder, on a free
+/// loopback port), started once per test process and stopped when it exits. Run as root, the server runs as the
+/// `postgres` user, since PostgreSQL refuses to run as root.
+public final class ThrowawayPostgres: Sendable {
+    public let port: Int
+    let dataDirectory: String
+    let binaries: String
+    /// The server's command-line options: port, socket folder, loopback only, no fsync.
+    let serverOptions: String
+    private static let started = Mutex<Result<ThrowawayPostgres, ToolError>?>(nil)
+
+    /// The server of this test process, started on first use.
+    public static func shared() throws -> ThrowawayPostgres {
+        try started.withLock { started in
+            if started == nil { started = Result { try ThrowawayPostgres() }.mapError { ToolError(description: "\($0)") } }
+            return try started!.get()
+        }
+    }
+
+    private init() throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.sorted().last else {
+            throw ToolError(description: "no PostgreSQL server in /usr/lib/postgresql: run Scripts/setup --test")
+        }
+        binaries = "/usr/lib/postgresql/\(version)/bin"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vod-postgres-\(UUID().uuidString)").path
+        dataDirectory = folder + "/data"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        serverOptions = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        if getuid() == 0 { try ExternalTool.require("chown", ["-R", "postgres:postgres", folder]) }
+        try run("initdb", ["-D", dataDirectory, "-U", "vod", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        try start()
+        let stop = shellCommand("pg_ctl -D \(dataDirectory) -m immediate stop")
+        Self.stopAtExit.withLock { $0.append(stop + " >/dev/null 2>&1; rm -rf \(folder)") }
+        atexit { ThrowawayPostgres.stopAtExit.withLock { $0.forEach { _ = system($0) } } }
+    }
+
+    private var logPath: String { (dataDirectory as NSString).deletingLastPathComponent + "/server.log" }
+
+    /// Starts the server and waits until it accepts connections; the error carries the end of its log.
+    private func start() throws {
+        do {
+            try daemon("pg_ctl -D \(dataDirectory) -l \(logPath) -w -t 60 -o '\(serverOptions)' start")
+        } catch {
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            throw ToolError(description: "\(error); the server's log ends: \(log.split(separator: "\n").suffix(5).joined(separator: "\n"))")
+        }
+    }
+
+    /// Runs a `pg_ctl` command line through the shell with no pipe of ours open, since the server it starts
+    /// outlives it and would keep a captured output open.
+    private func daemon(_ command: String) throws {
+        let status = system(shellCommand(command) + " </dev/null >/dev/null 2>&1")
+        guard status == 0 else { throw ToolError(description: "\(command) exited \(status)") }
+    }
+
+    /// `command` (a tool of the server's `bin` folder and its arguments) as the user the server runs as.
+    private func shellCommand(_ command: String) -> String {
+        getuid() == 0 ? "runuser -u postgres -- \(binaries)/\(command)" : "\(binaries)/\(command)"
+    }
+
+    private static let stopAtExit = Mutex<[String]>([])
+
+    /// A new empty database on the server, as a `postgres://` URL.
+    public func makeDatabase() throws -> String {
+        let name = "vod_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "vod", String(name)])
+        return "postgres://vod@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// Stops the server as a crash would, and starts it again on the same port and data.
+    public func restart(after pause: TimeInterval = 1) throws {
+        try daemon("pg_ctl -D \(dataDirectory) -m immediate stop")
+        Thread.sleep(forTimeInterval: pause)
+        try start()
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        let path = "\(binaries)/\(tool)"
+        if getuid() == 0 {
+            try ExternalTool.require("runuser", ["-u", "postgres", "--", path] + arguments, timeout: 120)
+        } else {
+            try ExternalTool.require(path, arguments, timeout: 120)
+        }
+    }
+
+    /// A loopback port nothing listens on now, below the kernel's range of ephemeral ports: while the server is
+    /// down, clients reconnecting to a port in that range can be given it as their own local port and connect
+    /// to themselves, which keeps the server from binding it again.
+    private static func freePort() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        let ephemeralStart = range.first ?? 32768
+        for port in (10000..<max(ephemeralStart, 10001)).shuffled().prefix(200) where canBind(port) {
+            return port
+        }
+        throw ToolError(description: "no free loopback port below \(ephemeralStart)")
+    }
+
+    private static func canBind(_ port: Int) -> Bool {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
