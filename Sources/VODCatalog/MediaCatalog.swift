@@ -32,6 +32,9 @@ public protocol MediaCatalog: Sendable {
     func renewLease(_ job: JobLease, for lease: Duration) async throws -> Bool
     /// Stores the progress of a leased job; false when the lease is no longer this one.
     func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool
+    /// Publishes a leased job's renditions in `hlsPath` while it is still processing (its first segments are
+    /// out), recording the first such moment; false when the lease is no longer this one.
+    func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool
     /// Marks a leased job ready; false when the lease is no longer this one (taken over, or the item deleted),
     /// in which case the result must not be published.
     func markReady(_ job: JobLease, result: CompletedTranscode) async throws -> Bool

@@ -25,5 +25,7 @@ extension MediaItem: FetchableRecord {
             updatedAt: row["updated_at"],
             leaseToken: row["lease_token"] ?? 0
         )
+        publishedAt = row["published_at"]
+        processingSeconds = row["processing_seconds"]
     }
 }

@@ -4,7 +4,7 @@ public struct MediaItem: Sendable, Equatable {
     public var title: String
     public var description: String?
     public var status: MediaStatus
-    /// The folder holding the HLS renditions, set once the item is ready.
+    /// The folder holding the HLS renditions, set once the item is playable (see `publishedAt`) or ready.
     public var hlsPath: String?
     /// The duration in seconds: probed at upload, measured once transcoded.
     public var duration: Double?
@@ -32,9 +32,17 @@ public struct MediaItem: Sendable, Equatable {
     public var leaseToken: Int64
     /// The caption files added since it was transcoded, oldest first.
     public var captions: [Caption] = []
+    /// When the title could first be played (its first segments published while it was processing, or its
+    /// whole ladder at once), in the form of `createdAt`; nil before.
+    public var publishedAt: String?
+    /// How long the transcode that made it ready (or failed it) ran, in seconds.
+    public var processingSeconds: Double?
 
     /// Whether the item can be streamed.
     public var isReady: Bool { status == .ready }
+
+    /// Whether its stream can be played: ready, or processing with the first segments of every rendition out.
+    public var isPlayable: Bool { isReady || (status == .processing && publishedAt != nil && hlsPath != nil) }
 
     /// An item as a catalog row holds it; catalogs attach `captions` afterwards.
     public init(

@@ -62,6 +62,15 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v4: publishing") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE media ADD COLUMN started_at REAL;
+                    ALTER TABLE media ADD COLUMN published_at TEXT;
+                    ALTER TABLE media ADD COLUMN processing_seconds REAL;
+                    """
+            )
+        }
         return migrator
     }
 }

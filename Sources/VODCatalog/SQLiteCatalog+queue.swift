@@ -9,6 +9,7 @@ extension SQLiteCatalog {
                 sql: """
                     UPDATE media SET status = 'processing', progress = 0, error = NULL, attempts = attempts + 1,
                         lease_token = lease_token + 1, lease_worker = ?, lease_expires_at = \(sqlEpoch) + ?,
+                        started_at = \(sqlEpoch), published_at = NULL, processing_seconds = NULL, hls_path = NULL,
                         updated_at = \(sqlNow)
                     WHERE id = (SELECT id FROM media WHERE status = 'pending' ORDER BY id LIMIT 1)
                     RETURNING *
@@ -26,11 +27,16 @@ extension SQLiteCatalog {
         try await writeLeased(job, "progress = ?, updated_at = \(sqlNow)", [min(max(fraction, 0), 1)])
     }
 
+    public func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool {
+        try await writeLeased(job, "hls_path = ?, published_at = coalesce(published_at, \(sqlNow)), updated_at = \(sqlNow)", [hlsPath])
+    }
+
     public func markReady(_ job: JobLease, result: CompletedTranscode) async throws -> Bool {
         try await writeLeased(
             job,
             """
             status = 'ready', progress = 1, error = NULL, hls_path = ?, duration = ?, variants = ?,
+                published_at = coalesce(published_at, \(sqlNow)), processing_seconds = \(sqlEpoch) - started_at,
                 lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)
             """,
             [result.hlsPath, result.duration, result.variantsJSON]
@@ -39,7 +45,12 @@ extension SQLiteCatalog {
 
     public func markFailed(_ job: JobLease, reason: String) async throws -> Bool {
         try await writeLeased(
-            job, "status = 'failed', error = ?, lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)", [reason]
+            job,
+            """
+            status = 'failed', error = ?, hls_path = NULL, published_at = NULL, processing_seconds = \(sqlEpoch) - started_at,
+                lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)
+            """,
+            [reason]
         )
     }
 

@@ -23,6 +23,14 @@ public struct OutputFolder: Sendable {
         return staging
     }
 
+    /// Creates the destination itself, empty, for a title published as it grows; a folder left there by an
+    /// earlier run is removed first.
+    func makeInPlace() throws -> URL {
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        return destination
+    }
+
     /// Moves a complete staging folder into place, replacing any previous rendition.
     func commit(_ staging: URL) throws {
         let manager = FileManager.default

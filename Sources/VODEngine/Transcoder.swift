@@ -17,10 +17,17 @@ public struct Transcoder: Sendable {
     /// Transcodes `input` into `outputDirectory`, which will hold `master.m3u8` and one folder per rung.
     /// Throws `MediaError` for inputs that are refused or broken, `FFmpegError` for library failures and
     /// `CancellationError` when the task is cancelled.
+    ///
+    /// With `onPublish`, the title is published as it grows instead of appearing whole: it is written in place
+    /// in `outputDirectory` (which must be the run's own), with EVENT playlists rewritten each time every
+    /// rendition has one more segment, and VOD playlists at the end. `onPublish` is told how many segments each
+    /// playlist lists after each publication: the title is playable from the first. A failed or cancelled run
+    /// still leaves nothing behind.
     public func transcode(
         input: String,
         outputDirectory: String,
-        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in },
+        onPublish: (@Sendable (_ segments: Int) -> Void)? = nil
     ) async throws -> TranscodeResult {
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
@@ -28,7 +35,7 @@ public struct Transcoder: Sendable {
                 let thread = Thread {
                     continuation.resume(with: Result {
                         try transcodeBlocking(input: input, outputDirectory: outputDirectory,
-                                              cancellation: cancellation, progress: progress)
+                                              cancellation: cancellation, progress: progress, onPublish: onPublish)
                     })
                 }
                 thread.name = "vod.decode"
@@ -46,16 +53,17 @@ public struct Transcoder: Sendable {
         input: String,
         outputDirectory: String,
         cancellation: CancellationFlag,
-        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in },
+        onPublish: (@Sendable (_ segments: Int) -> Void)? = nil
     ) throws -> TranscodeResult {
         let output = OutputFolder(destination: URL(fileURLWithPath: outputDirectory))
-        let staging = try output.makeStaging()
+        let staging = onPublish == nil ? try output.makeStaging() : try output.makeInPlace()
         do {
             let job = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
-                                   progress: progress)
+                                   progress: progress, onPublish: onPublish)
             let (duration, renditions, audio) = try job.run()
             try cancellation.check("finish")
-            try output.commit(staging)
+            if onPublish == nil { try output.commit(staging) }
             let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
             let variants = renditions.isEmpty
                 ? AudioOnlyVariant.variants(of: audio, targetDuration: target).map(VariantSummary.init)

@@ -55,6 +55,11 @@ extension PostgresCatalog {
             )
             """,
         ]),
+        ("v4: publishing", [
+            "ALTER TABLE media ADD COLUMN started_at DOUBLE PRECISION",
+            "ALTER TABLE media ADD COLUMN published_at TEXT",
+            "ALTER TABLE media ADD COLUMN processing_seconds DOUBLE PRECISION",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -7,7 +7,8 @@ extension PostgresCatalog {
             """
             UPDATE media SET status = 'processing', progress = 0, error = NULL, attempts = attempts + 1,
                 lease_token = lease_token + 1, lease_worker = \(worker),
-                lease_expires_at = \(unescaped: pgEpoch) + \(lease.seconds), updated_at = \(unescaped: pgNow)
+                lease_expires_at = \(unescaped: pgEpoch) + \(lease.seconds), started_at = \(unescaped: pgEpoch),
+                published_at = NULL, processing_seconds = NULL, hls_path = NULL, updated_at = \(unescaped: pgNow)
             WHERE id = (SELECT id FROM media WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING *
             """, MediaItem.init(postgres:)
@@ -22,19 +23,32 @@ extension PostgresCatalog {
         try await updateLeased(job, "progress = \(min(max(fraction, 0), 1)), updated_at = \(unescaped: pgNow)")
     }
 
+    public func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool {
+        try await updateLeased(
+            job, "hls_path = \(hlsPath), published_at = coalesce(published_at, \(unescaped: pgNow)), updated_at = \(unescaped: pgNow)"
+        )
+    }
+
     public func markReady(_ job: JobLease, result: CompletedTranscode) async throws -> Bool {
         try await updateLeased(
             job,
             """
             status = 'ready', progress = 1, error = NULL, hls_path = \(result.hlsPath), duration = \(result.duration),
-                variants = \(result.variantsJSON), lease_worker = NULL, lease_expires_at = NULL, updated_at = \(unescaped: pgNow)
+                variants = \(result.variantsJSON), published_at = coalesce(published_at, \(unescaped: pgNow)),
+                processing_seconds = \(unescaped: pgEpoch) - started_at, lease_worker = NULL, lease_expires_at = NULL,
+                updated_at = \(unescaped: pgNow)
             """
         )
     }
 
     public func markFailed(_ job: JobLease, reason: String) async throws -> Bool {
         try await updateLeased(
-            job, "status = 'failed', error = \(reason), lease_worker = NULL, lease_expires_at = NULL, updated_at = \(unescaped: pgNow)"
+            job,
+            """
+            status = 'failed', error = \(reason), hls_path = NULL, published_at = NULL,
+                processing_seconds = \(unescaped: pgEpoch) - started_at, lease_worker = NULL, lease_expires_at = NULL,
+                updated_at = \(unescaped: pgNow)
+            """
         )
     }
 

@@ -25,6 +25,8 @@ extension MediaItem {
             updatedAt: try row["updated_at"].decode(String.self),
             leaseToken: try row["lease_token"].decode(Int64.self)
         )
+        publishedAt = try row["published_at"].decode(String?.self)
+        processingSeconds = try row["processing_seconds"].decode(Double?.self)
     }
 }
 

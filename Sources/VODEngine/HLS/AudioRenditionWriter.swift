@@ -10,13 +10,15 @@ final class AudioRenditionWriter {
     private var schedule: SegmentSchedule
     private var boundary: Double
 
+    /// Writes into `directory`; `publish` is told of each segment once it is complete.
     init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, targetDuration: Double,
-         cancellation: CancellationFlag) {
+         cancellation: CancellationFlag, publish: ((Segment) throws -> Void)? = nil) {
         encoder = encoding.encoder
         files = SegmentFiles(directory: directory, encoders: [encoder],
                              language: encoding.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
         schedule = SegmentSchedule(frameRate: frameRate, targetDuration: targetDuration)
         boundary = schedule.nextBoundary()
+        files.onClose = publish
     }
 
     /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in.

@@ -5,7 +5,8 @@ import VODFFmpeg
 /// Muxes one rung's video packets and the shared audio packets into MPEG-TS segments, cutting only at IDR
 /// frames once the target duration is reached, and records the byte range of every I-frame.
 ///
-/// Packets are interleaved by decode time: audio waits until a video packet at least as late arrives.
+/// Packets are interleaved by decode time: audio waits until a video packet at least as late arrives, and the
+/// audio before a cut is written before the cut.
 final class HLSSegmenter {
     private let video: Codec
     private let audio: Codec?
@@ -16,6 +17,10 @@ final class HLSSegmenter {
     private var segmentStart = 0.0
     private var iFrames: [IFrame] = []
     private(set) var videoCodec: String?
+    /// Told of each segment once it is complete, with its I-frames (durations set) and the video CODECS.
+    var onSegment: ((Segment, [IFrame], String) throws -> Void)? {
+        didSet { files.onClose = onSegment == nil ? nil : { [unowned self] in try closed($0) } }
+    }
 
     init(directory: URL, video: Codec, audio: Codec?, language: String?, targetDuration: Double, frameRate: FrameRate,
          cancellation: CancellationFlag) {
@@ -40,6 +45,9 @@ final class HLSSegmenter {
         if packet.isKeyframe {
             if videoCodec == nil { videoCodec = CodecString.avc(annexB: packet.bytes) }
             if files.current == nil || time - segmentStart >= targetDuration - frameDuration / 2 {
+                // The sound before the cut ends this segment with its picture, rather than starting the next:
+                // a segment ends as it plays, also when it is the last one a growing title has published.
+                try writeAudio(upTo: time.nextDown)
                 try files.start(at: time)
                 segmentStart = time
             }
@@ -61,6 +69,16 @@ final class HLSSegmenter {
             iFrames[index].duration = SegmentFiles.written(next - iFrames[index].time)
         }
         return (files.segments, iFrames)
+    }
+
+    private func closed(_ segment: Segment) throws {
+        let index = files.segments.count - 1
+        var frames = iFrames.filter { $0.segmentIndex == index }
+        for position in frames.indices {
+            let next = position + 1 < frames.count ? frames[position + 1].time : segment.start + segment.duration
+            frames[position].duration = SegmentFiles.written(next - frames[position].time)
+        }
+        try onSegment?(segment, frames, videoCodec ?? "")
     }
 
     private func writeAudio(upTo limit: Double, dropLater: Bool = false) throws {

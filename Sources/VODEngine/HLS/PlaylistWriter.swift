@@ -17,32 +17,34 @@ enum PlaylistWriter {
         return max(longest, 1)
     }
 
-    /// A VOD media playlist listing every segment.
-    static func media(_ segments: [Segment], targetDuration: Int) -> String {
+    /// A media playlist listing every segment: VOD with `#EXT-X-ENDLIST` when the rendition is complete, else
+    /// EVENT without it, for a title published while it is still being transcoded.
+    static func media(_ segments: [Segment], targetDuration: Int, complete: Bool = true) -> String {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:3",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
             "#EXT-X-MEDIA-SEQUENCE:0",
-            "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-PLAYLIST-TYPE:\(complete ? "VOD" : "EVENT")",
             "#EXT-X-INDEPENDENT-SEGMENTS",
         ]
         for segment in segments {
             lines.append("#EXTINF:\(decimal(segment.duration)),")
             lines.append(segment.fileName)
         }
-        lines.append("#EXT-X-ENDLIST")
+        if complete { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// An I-frames-only playlist whose entries are byte ranges of the IDR pictures in the segments.
-    static func iFrames(_ rendition: Rendition) -> String {
+    /// An I-frames-only playlist whose entries are byte ranges of the IDR pictures in the segments; VOD or
+    /// EVENT as for `media`.
+    static func iFrames(_ rendition: Rendition, complete: Bool = true) -> String {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:4",
             "#EXT-X-TARGETDURATION:\(iFrameTargetDuration(rendition))",
             "#EXT-X-MEDIA-SEQUENCE:0",
-            "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-PLAYLIST-TYPE:\(complete ? "VOD" : "EVENT")",
             "#EXT-X-I-FRAMES-ONLY",
         ]
         for frame in rendition.iFrames {
@@ -50,7 +52,7 @@ enum PlaylistWriter {
             lines.append("#EXT-X-BYTERANGE:\(frame.length)@\(frame.offset)")
             lines.append(rendition.segments[frame.segmentIndex].fileName)
         }
-        lines.append("#EXT-X-ENDLIST")
+        if complete { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
     }
 

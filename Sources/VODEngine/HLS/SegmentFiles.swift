@@ -15,6 +15,8 @@ final class SegmentFiles {
     /// The segment being written, if any.
     private(set) var current: OutputFile?
     private(set) var segments: [Segment] = []
+    /// Told of each segment once it is complete on disk.
+    var onClose: ((Segment) throws -> Void)?
 
     /// Segments in `directory` holding one stream per encoder; `language` tags one stream in every PMT.
     init(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag) {
@@ -45,6 +47,7 @@ final class SegmentFiles {
         let last = segments.count - 1
         segments[last].duration = Self.written(end - segments[last].start)
         segments[last].bytes = OutputFolder.fileSize(atPath: directory.appendingPathComponent(segments[last].fileName).path) ?? 0
+        try onClose?(segments[last])
     }
 
     /// Writes `packet`, in `timeBase`, as stream `stream` of the current segment.

@@ -24,7 +24,7 @@ final class RungEncoder: @unchecked Sendable {
     private let packet: Packet
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
-         options: TranscodeOptions, directory: URL, cancellation: CancellationFlag) throws {
+         options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag) throws {
         self.rung = rung
         self.rotation = rotation
         self.frameRate = frameRate
@@ -57,6 +57,14 @@ final class RungEncoder: @unchecked Sendable {
                                  targetDuration: options.segmentDuration, frameRate: frameRate,
                                  cancellation: cancellation)
         packet = try Packet()
+        if let publisher {
+            let audioCodec = audioCodec
+            segmenter.onSegment = { segment, iFrames, videoCodec in
+                let template = Rendition(rung: rung, segments: [], iFrames: [], videoCodec: videoCodec, audioCodec: audioCodec,
+                                         frameRate: frameRate.framesPerSecond)
+                try publisher.closed(segment, iFrames: iFrames, of: template)
+            }
+        }
     }
 
     /// Encodes everything from `queue` until it closes, then flushes and returns the finished rendition.

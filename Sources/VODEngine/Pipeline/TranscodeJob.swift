@@ -10,15 +10,18 @@ final class TranscodeJob: @unchecked Sendable {
     private let options: TranscodeOptions
     private let cancellation: CancellationFlag
     private let progress: ProgressReporter
+    /// When set, the title is published as it grows (`LivePublisher`), and told how many segments are listed.
+    private let onPublish: (@Sendable (Int) -> Void)?
     private let failure = Mutex<(any Error)?>(nil)
 
     init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
-         progress: @escaping @Sendable (TranscodeProgress) -> Void) {
+         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Int) -> Void)? = nil) {
         self.input = input
         self.staging = staging
         self.options = options
         self.cancellation = cancellation
         self.progress = ProgressReporter(report: progress)
+        self.onPublish = onPublish
     }
 
     /// Runs the pipeline to completion and writes every playlist into the staging folder.
@@ -31,7 +34,9 @@ final class TranscodeJob: @unchecked Sendable {
                                           displayHeight: video.displayHeight)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from.
-        let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source)
+        let audioRenditions = source.audioEncodings.count < 2 ? [] : describeAudio(of: source)
+        let publisher = makePublisher(plan: plan, audio: audioRenditions)
+        let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source, publisher: publisher)
         let encodings = source.audioEncodings
         let muxedAudio = audioWriters.isEmpty ? encodings.first : nil
         let rungs = try plan.map { rung in
@@ -40,7 +45,7 @@ final class TranscodeJob: @unchecked Sendable {
             return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options,
-                                   directory: directory, cancellation: cancellation)
+                                   directory: directory, publisher: publisher, cancellation: cancellation)
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
         let feeders = ScaleCascade.feeders(of: plan, sourceWidth: video.displayWidth, sourceHeight: video.displayHeight)
@@ -88,7 +93,7 @@ final class TranscodeJob: @unchecked Sendable {
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
         let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
-        let audio = try audioRenditions(of: source, writers: audioWriters, duration: duration)
+        let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles)
         return (duration, renditions, audio)
@@ -97,22 +102,29 @@ final class TranscodeJob: @unchecked Sendable {
     /// An audio-only title: every encoding of every track is a rendition of its own, cut on the same schedule as
     /// a video title's, and subtitles follow the first rendition's segments.
     private func runAudioOnly(_ source: SourceStage) throws -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
-        let writers = try makeAudioWriters(source)
+        let descriptions = describeAudio(of: source)
+        let writers = try makeAudioWriters(source, publisher: makePublisher(plan: [], audio: descriptions))
         let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
-        let audio = try audioRenditions(of: source, writers: writers, duration: duration)
+        let audio = try finish(descriptions, writers: writers, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
         try writePlaylists([], audio: audio, subtitles: subtitles)
         return (duration, [], audio)
     }
 
-    /// One audio-only rendition writer per encoding, each in its own folder.
-    private func makeAudioWriters(_ source: SourceStage) throws -> [AudioRenditionWriter] {
+    /// One audio-only rendition writer per encoding, each in its own folder, telling `publisher` of its segments.
+    private func makeAudioWriters(_ source: SourceStage, publisher: LivePublisher?) throws -> [AudioRenditionWriter] {
         try source.audioEncodings.indices.map { index in
             let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return AudioRenditionWriter(directory: directory, encoding: source.audioEncodings[index], frameRate: source.frameRate,
-                                        targetDuration: options.segmentDuration, cancellation: cancellation)
+                                        targetDuration: options.segmentDuration, cancellation: cancellation,
+                                        publish: publisher.map { publisher in { try publisher.closed($0, ofAudio: index) } })
         }
+    }
+
+    /// The publisher of a title published as it grows, if this one is.
+    private func makePublisher(plan: [PlannedRung], audio: [AlternateRendition]) -> LivePublisher? {
+        onPublish.map { LivePublisher(folder: staging, plan: plan, audio: audio, segmentDuration: options.segmentDuration, onPublish: $0) }
     }
 
     /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).
@@ -136,21 +148,29 @@ final class TranscodeJob: @unchecked Sendable {
         cancellation.cancel()
     }
 
-    /// Closes the audio renditions and describes them: each track's AAC encoding in the `aac` group, its AC-3
-    /// one in the `ac3` group, with the source's default track (else the first) the default of each group.
-    private func audioRenditions(of source: SourceStage, writers: [AudioRenditionWriter], duration: Double) throws -> [AlternateRendition] {
-        guard !writers.isEmpty else { return [] }
-        let defaultTrack = source.audioTracks.first { $0.isDefault } ?? source.audioTracks[0]
-        return try source.audioTracks.flatMap { track in
-            try track.encoders.map { encoding in
+    /// The audio renditions, before any segment: each track's AAC encoding in the `aac` group, its AC-3 one in
+    /// the `ac3` group, with the source's default track (else the first) the default of each group.
+    private func describeAudio(of source: SourceStage) -> [AlternateRendition] {
+        guard let firstTrack = source.audioTracks.first else { return [] }
+        let defaultTrack = source.audioTracks.first { $0.isDefault } ?? firstTrack
+        return source.audioTracks.flatMap { track in
+            track.encoders.map { encoding in
                 let index = source.audioEncodings.firstIndex { $0 === encoding }!
                 let defaultEncoding = defaultTrack.encoders.first { $0.format == encoding.format }
                     ?? source.audioTracks.lazy.flatMap(\.encoders).first { $0.format == encoding.format }
                 return AlternateRendition(kind: .audio, index: index, name: track.name, language: track.language,
                                           isDefault: encoding === defaultEncoding, channels: encoding.format.channels,
-                                          codec: encoding.codecString ?? "mp4a.40.2", group: encoding.format.group,
-                                          segments: try writers[index].finish(end: duration))
+                                          codec: encoding.codecString ?? "mp4a.40.2", group: encoding.format.group)
             }
+        }
+    }
+
+    /// Closes the audio renditions at `duration` and gives each its segments.
+    private func finish(_ audio: [AlternateRendition], writers: [AudioRenditionWriter], duration: Double) throws -> [AlternateRendition] {
+        try audio.map { rendition in
+            var rendition = rendition
+            rendition.segments = try writers[rendition.index].finish(end: duration)
+            return rendition
         }
     }
 
@@ -173,21 +193,8 @@ final class TranscodeJob: @unchecked Sendable {
 
     private func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
-        for rendition in renditions {
-            let directory = staging.appendingPathComponent(rendition.rung.name)
-            try PlaylistWriter.media(rendition.segments, targetDuration: target)
-                .write(to: directory.appendingPathComponent(PlaylistWriter.mediaPlaylist), atomically: false, encoding: .utf8)
-            try PlaylistWriter.iFrames(rendition)
-                .write(to: directory.appendingPathComponent(PlaylistWriter.iFramePlaylist), atomically: false, encoding: .utf8)
-        }
-        for rendition in audio + subtitles {
-            try PlaylistWriter.media(rendition.segments, targetDuration: target)
-                .write(to: staging.appendingPathComponent(rendition.playlist), atomically: false, encoding: .utf8)
-        }
-        let master = renditions.isEmpty
-            ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: target)
-            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: target)
-        try master.write(to: staging.appendingPathComponent(PlaylistWriter.masterPlaylist), atomically: false, encoding: .utf8)
+        try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true)
+            .write(to: staging)
     }
 }
 

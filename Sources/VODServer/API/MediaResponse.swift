@@ -42,14 +42,16 @@ struct MediaResponse: ResponseGenerator {
 
     /// The JSON object, keys in the contract's order: id, title, description, status, hls_path, duration,
     /// "ready?", created_at, updated_at, then progress, error, stream_url, variants, source and tracks (what the
-    /// original holds, from the probe at upload), and captions (the caption files added since).
+    /// original holds, from the probe at upload), captions (the caption files added since), and playable (the
+    /// stream plays, also while the title is still processing), published_at (when it first could) and
+    /// processing_seconds (how long the transcode ran). `hls_path` is set only once ready, as before.
     var json: String {
         var object = OrderedJSONObject()
         object.add("id", item.id)
         object.add("title", item.title)
         object.add("description", item.description)
         object.add("status", item.status.rawValue)
-        object.add("hls_path", item.hlsPath)
+        object.add("hls_path", item.isReady ? item.hlsPath : nil)
         object.add("duration", item.duration.map { Int($0.rounded()) })
         object.add("ready?", item.isReady)
         object.add("created_at", item.createdAt)
@@ -61,6 +63,9 @@ struct MediaResponse: ResponseGenerator {
         object.addRaw("source", stored.sourceJSON)
         object.addRaw("tracks", stored.tracksJSON)
         object.addRaw("captions", CaptionResponse.array(item.captions, streamURL: streamURL))
+        object.add("playable", item.isPlayable)
+        object.add("published_at", item.isPlayable ? item.publishedAt : nil)
+        object.add("processing_seconds", item.processingSeconds)
         return object.json
     }
 

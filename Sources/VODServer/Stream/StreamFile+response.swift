@@ -17,7 +17,7 @@ extension StreamFile {
             .contentType: contentType,
             .eTag: eTag,
             .lastModified: lastModified,
-            .cacheControl: "public, max-age=31536000, immutable",
+            .cacheControl: isLive ? "no-cache" : "public, max-age=31536000, immutable",
             .acceptRanges: "bytes",
         ]
         if case .memory = content { headers[.vary] = "Accept-Encoding" }
@@ -51,7 +51,7 @@ extension StreamFile {
         case .memory(let buffer, _):
             return .init(byteBuffer: buffer.getSlice(at: range.lowerBound, length: range.count)!)
         case .disk(let path):
-            if let bytes = try await segments.bytes(of: path, size: size) {
+            if !isLive, let bytes = try await segments.bytes(of: path, size: size) {
                 return .init(byteBuffer: bytes.getSlice(at: range.lowerBound, length: range.count)!)
             }
             return try await FileIO().loadFile(path: path, range: range, context: context)

@@ -1,9 +1,11 @@
 import Foundation
 import Hummingbird
 
-/// One file of a ready item's renditions, with what HTTP needs to validate and slice it.
+/// One file of an item's renditions, with what HTTP needs to validate and slice it.
 ///
 /// Playlists are held in memory, with their gzip form; segments stay on disk and are streamed.
+/// The files of a title published while it is still processing are live: read afresh for each request, never
+/// cached, and served with `Cache-Control: no-cache`, since its playlists grow.
 struct StreamFile: Sendable {
     enum Content: Sendable {
         case memory(ByteBuffer, gzipped: ByteBuffer)
@@ -15,6 +17,8 @@ struct StreamFile: Sendable {
     let contentType: String
     let eTag: String
     let lastModified: String
+    /// Whether it belongs to a title still being transcoded.
+    var isLive = false
 
     /// The content types of the files the engine writes; anything else is not served.
     static let contentTypes: [String: String] = [

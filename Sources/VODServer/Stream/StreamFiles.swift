@@ -3,9 +3,10 @@ import NIOPosix
 import Synchronization
 import VODCatalog
 
-/// Finds the files of ready items' renditions and keeps what it learned: a ready item's renditions never
+/// Finds the files of playable items' renditions and keeps what it learned: a ready item's renditions never
 /// change, so its folder, its playlists and the metadata of its segments are cached in memory, and the bytes
-/// of its recently served segments in `segments`.
+/// of its recently served segments in `segments`. The files of an item still processing are read afresh each
+/// time (`StreamFile.isLive`).
 ///
 /// Only files inside the item's own output folder are served: path components are checked against a strict
 /// pattern and the resolved real path, symlinks followed, must still lie inside that folder.
@@ -28,8 +29,8 @@ final class StreamFiles: Sendable {
 
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.
     func master(id: Int64) async throws -> StreamFile {
-        let root = try await root(for: id)
-        return try await cached("\(id)/") {
+        let (root, isLive) = try await root(for: id)
+        return try await cached("\(id)/", isLive: isLive) {
             let playlist = try StreamFiles.load(inside: root, relative: "master.m3u8", rewrite: true)
             guard let playlist else { throw APIError.notReady }
             return playlist
@@ -40,8 +41,8 @@ final class StreamFiles: Sendable {
     func file(id: Int64, components: [Substring]) async throws -> StreamFile {
         let relative = components.joined(separator: "/")
         guard StreamFiles.isSafe(components) else { throw APIError.segmentNotFound(relative) }
-        let root = try await root(for: id)
-        return try await cached("\(id)/\(relative)") {
+        let (root, isLive) = try await root(for: id)
+        return try await cached("\(id)/\(relative)", isLive: isLive) {
             guard let file = try StreamFiles.load(inside: root, relative: relative, rewrite: false) else {
                 throw APIError.segmentNotFound(relative)
             }
@@ -55,18 +56,24 @@ final class StreamFiles: Sendable {
         files.withLock { files in files = files.filter { !$0.key.hasPrefix("\(id)/") } }
     }
 
-    /// The real path of a ready item's output folder; `Media not found` or `Media not ready for streaming` otherwise.
-    private func root(for id: Int64) async throws -> String {
-        if let root = roots.withLock({ $0[id] }) { return root }
+    /// The real path of a playable item's output folder, and whether the item is still processing (live);
+    /// `Media not found` or `Media not ready for streaming` otherwise. Only ready items' folders are kept.
+    private func root(for id: Int64) async throws -> (path: String, isLive: Bool) {
+        if let root = roots.withLock({ $0[id] }) { return (root, false) }
         guard let item = try await catalog.media(id: id) else { throw APIError.mediaNotFound }
-        guard item.status == .ready, let hlsPath = item.hlsPath, let root = StreamFiles.realPath(hlsPath) else {
+        guard item.isPlayable, let hlsPath = item.hlsPath, let root = StreamFiles.realPath(hlsPath) else {
             throw APIError.notReady
         }
-        roots.withLock { $0[id] = root }
-        return root
+        if item.isReady { roots.withLock { $0[id] = root } }
+        return (root, !item.isReady)
     }
 
-    private func cached(_ key: String, load: @escaping @Sendable () throws -> StreamFile) async throws -> StreamFile {
+    private func cached(_ key: String, isLive: Bool, load: @escaping @Sendable () throws -> StreamFile) async throws -> StreamFile {
+        if isLive {
+            var file = try await NIOThreadPool.singleton.runIfActive(load)
+            file.isLive = true
+            return file
+        }
         if let file = files.withLock({ $0[key] }) { return file }
         let file = try await NIOThreadPool.singleton.runIfActive(load)
         files.withLock { files in

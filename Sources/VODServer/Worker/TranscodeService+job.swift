@@ -5,8 +5,9 @@ import VODEngine
 
 extension TranscodeService {
     /// Transcodes one leased item and records the outcome: ready, failed with a reason, or back in the queue
-    /// when the worker is shutting down. A job whose lease was lost, or whose item was deleted, publishes
-    /// nothing: its output is removed.
+    /// when the worker is shutting down. The title is published as it grows, into the lease's own folder: once
+    /// the first segment of every rendition is out, the item is playable while still processing. A job whose
+    /// lease was lost, or whose item was deleted, publishes nothing: its output is removed.
     func transcode(_ job: JobLease, worker: WorkerIdentity) async {
         var logger = self.logger
         logger[metadataKey: "media.id"] = "\(job.id)"
@@ -15,6 +16,7 @@ extension TranscodeService {
         let catalog = library.catalog
         let output = library.outputFolder(for: job.id, generation: job.token)
         let reporter = ProgressReporter()
+        let jobLogger = logger
         let keeper = LeaseKeeper(job: job, catalog: catalog, lease: lease)
         let started = ContinuousClock.now
         let limit = timeLimit.limit(forSourceDuration: job.item.duration)
@@ -33,9 +35,12 @@ extension TranscodeService {
                     throw JobTimedOut(limit: limit)
                 }
                 group.addTask {
-                    try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output) { progress in
+                    try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
                         reporter.report(progress.fraction)
-                    }
+                    }, onPublish: { segments in
+                        guard segments == 1 else { return }
+                        Task { await publish(job, output: output, logger: jobLogger) }
+                    })
                 }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
@@ -58,6 +63,15 @@ extension TranscodeService {
             let reason = Self.reason(for: error)
             await detached { _ = try await catalog.markFailed(job, reason: reason) }
             logger.error("transcode failed", metadata: ["reason": "\(reason)"])
+        }
+    }
+
+    /// Makes the item playable from the renditions published so far, while its lease is still this job's.
+    private func publish(_ job: JobLease, output: String, logger: Logger) async {
+        do {
+            if try await library.catalog.markPlayable(job, hlsPath: output) { logger.info("first segments published; playable") }
+        } catch {
+            logger.warning("marking the item playable failed", metadata: ["error": "\(error)"])
         }
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Every playlist of a title, written into its folder: one media playlist per rendition, an I-frame playlist
+/// per rung, and the master. Each file is replaced in one rename, so a player reading while a growing title is
+/// published sees the old playlist or the new one, never part of one.
+struct PlaylistSet {
+    var renditions: [Rendition]
+    var audio: [AlternateRendition]
+    var subtitles: [AlternateRendition]
+    var targetDuration: Int
+    /// VOD playlists with `#EXT-X-ENDLIST`; otherwise EVENT playlists of a title still being transcoded.
+    var complete: Bool
+
+    /// Writes the media playlists first and the master last, so every playlist the master names exists.
+    func write(to folder: URL) throws {
+        for rendition in renditions {
+            let directory = folder.appendingPathComponent(rendition.rung.name)
+            try Self.replace(directory.appendingPathComponent(PlaylistWriter.mediaPlaylist),
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+            try Self.replace(directory.appendingPathComponent(PlaylistWriter.iFramePlaylist),
+                             with: PlaylistWriter.iFrames(rendition, complete: complete))
+        }
+        for rendition in audio + subtitles {
+            try Self.replace(folder.appendingPathComponent(rendition.playlist),
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+        }
+        let master = renditions.isEmpty
+            ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration)
+            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration)
+        try Self.replace(folder.appendingPathComponent(PlaylistWriter.masterPlaylist), with: master)
+    }
+
+    /// Writes `text` beside `url` under a hidden name (never served), then renames it over `url`.
+    static func replace(_ url: URL, with text: String) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
+        try text.write(to: temporary, atomically: false, encoding: .utf8)
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+}
