@@ -83,7 +83,8 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
     covers the engine's hidden staging folder), for the first segment_*.ts file to be created and for the
     first segment to be complete: the engine creates a segment's file when the segment starts, so segment
     000 of a rung is complete once segment 001 or the rung's index.m3u8 exists (or the item is ready).
-    Prints JSON {ready_s, first_segment_s, first_complete_s, status}."""
+    Also notes the first answer that says "playable": true (the stream plays while the title is processing).
+    Prints JSON {ready_s, playable_s, first_segment_s, first_complete_s, status}."""
     t_end = float(t_end)
     before = set(open(snapshot).read().split()) if os.path.exists(snapshot) else set()
     seen = {}
@@ -109,6 +110,7 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
     watcher.start()
     deadline = time.monotonic() + float(timeout)
     status = None
+    playable = None
     try:
         while time.monotonic() < deadline:
             try:
@@ -119,6 +121,8 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
                 time.sleep(0.2)
                 continue
             status = item.get("status")
+            if item.get("playable") and playable is None:
+                playable = time.time() - t_end
             if status == "ready":
                 ready = time.time() - t_end
                 break
@@ -132,7 +136,7 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
     watcher.join(1)
     created = seen.get("created")
     complete = min(seen.get("complete", ready), ready)
-    print(json.dumps({"ready_s": round(ready, 3),
+    print(json.dumps({"ready_s": round(ready, 3), "playable_s": round(playable if playable is not None else ready, 3),
                       "first_segment_s": round(created, 3) if created is not None else None,
                       "first_complete_s": round(complete, 3), "status": status}))
 

@@ -9,7 +9,7 @@ lines, in run order, and the report shows their median. Keys:
   f.*, g.*          as a.* (f: HDR HLG source, g: 1080i source)
   b.<file>.<server>.{rps,p99_ms}                                               file: segment | playlist
   c.vod.{mibps,rss_growth_kb}, c.dd.mibps
-  d.{ready_s,first_segment_s}
+  d.{ready_s,playable_s,first_segment_s,first_complete_s}
   e.<seconds>.{wall,cpu,rss_kb}
   h.cold_s, h.warm_s  GET /api/media: the first request after start (one run), the requests after it
   i.<tool>.{wall,cpu,rss_kb}    four audio tracks into the ladder + audio-only renditions; tool: vod | ffmpeg
@@ -176,6 +176,7 @@ class Report:
             out += [f"| {clip}, from the end of the upload to | seconds |", "| --- | --- |",
                     f"| the first segment file created on disk | {self.cell('d.first_segment_s')} |",
                     f"| the first segment complete on disk | {self.cell('d.first_complete_s')} |",
+                    f"| `\"playable\": true` (the stream plays while processing) | {self.cell('d.playable_s')} |",
                     f"| `\"status\": \"ready\"` | {self.cell('d.ready_s')} |"]
         out.append("")
 

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
-import VODServer
+@testable import VODServer
 
 /// Every endpoint of the client contract, and every error body, through the router.
 @Suite struct MediaAPITests {
@@ -23,9 +23,12 @@ import VODServer
                 "variants":[{"average_bandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2",\
                 "frame_rate":30,"height":720,"name":"720p",\
                 "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","width":1280}],\
-                "source":null,"tracks":null,"captions":[]}
+                "source":null,"tracks":null,"captions":[],"playable":true,\
+                "published_at":"\(try #require(item.publishedAt))",\
+                "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds)))}
                 """
             #expect(response.body.text == expected)
+            #expect(item.publishedAt == item.updatedAt, "published when it became ready, not before")
         }
     }
 
