@@ -66,6 +66,7 @@ let package = Package(
         .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [
             "VODEngine",
+            "VODFFmpeg",
             "VODCatalog",
             "VODPostgres",
             "VODServer",

@@ -2,6 +2,9 @@
 #define VOD_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
@@ -125,5 +128,14 @@ static inline void vod_log_capture_init(VODLogCapture *capture) {
 
 /// Releases a capture's lock.
 static inline void vod_log_capture_destroy(VODLogCapture *capture) { pthread_mutex_destroy(&capture->lock); }
+
+/// Caps glibc's malloc arenas at `count` (mallopt's M_ARENA_MAX); does nothing on other C libraries.
+static inline int vod_limit_malloc_arenas(int count) {
+#ifdef __GLIBC__
+    return mallopt(M_ARENA_MAX, count);
+#else
+    return 1;
+#endif
+}
 
 #endif

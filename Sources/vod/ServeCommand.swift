@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import VODFFmpeg
 import VODServer
 
 /// `vod serve`: the HTTP API and the transcode workers in one process, stopped gracefully by SIGTERM or SIGINT.
@@ -74,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limitForLongRunningProcess()
         var logger = Logger(label: "vod")
         logger.logLevel = Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") ?? .info
         let configuration = VODServerConfiguration(

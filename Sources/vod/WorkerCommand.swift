@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import VODFFmpeg
 import VODServer
 
 /// `vod worker`: transcodes only, taking jobs from a shared catalog; stopped gracefully by SIGTERM or SIGINT,
@@ -44,6 +45,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limitForLongRunningProcess()
         var logger = Logger(label: "vod-worker")
         logger.logLevel = Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") ?? .info
         var options = try encoding.transcodeOptions()

@@ -1,0 +1,12 @@
+import CFFmpeg
+
+/// glibc's allocator, as long-running transcoding processes need it.
+public enum MallocArenas {
+    /// Caps glibc's malloc arenas at two. By default glibc gives threads up to eight arenas per core, and each
+    /// transcode starts threads of its own (decode, one per rung), so a server running job after job kept the
+    /// freed memory of ever more arenas: its resident memory grew by about 75 MB over 22 uploads, and by
+    /// nothing with two arenas. FFmpeg reuses its buffers through pools, so its threads seldom contend.
+    public static func limitForLongRunningProcess() {
+        _ = vod_limit_malloc_arenas(2)
+    }
+}
