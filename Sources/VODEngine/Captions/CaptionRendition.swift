@@ -66,13 +66,7 @@ public enum CaptionRendition {
         if !FileManager.default.fileExists(atPath: base.path) {
             try FileManager.default.copyItem(at: master, to: base)
         }
-        let text = masterText(base: try String(contentsOf: base, encoding: .utf8), captions: captions)
-        let staging = title.appendingPathComponent(".\(PlaylistWriter.masterPlaylist).tmp-\(UUID().uuidString)")
-        try text.write(to: staging, atomically: false, encoding: .utf8)
-        guard rename(staging.path, master.path) == 0 else {
-            try? FileManager.default.removeItem(at: staging)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: master.path])
-        }
+        try PlaylistSet.replace(master, with: masterText(base: try String(contentsOf: base, encoding: .utf8), captions: captions))
     }
 
     /// The transcoder's master with the captions' `#EXT-X-MEDIA` lines after its own, every variant naming the

@@ -35,6 +35,7 @@ struct PlaylistSet {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
         try text.write(to: temporary, atomically: false, encoding: .utf8)
         guard rename(temporary.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
     }
