@@ -56,33 +56,38 @@ import VODTestSupport
         let first = try cluster.worker(arguments: ["--preset", "medium"])
         let clip = try Self.clips(1, in: cluster.directory.url, duration: 20)[0]
         let id = try #require(try await UploadAnswer.send(clip, to: api.url).id)
-        try await waitUntil("the first worker is transcoding", timeout: 60) {
-            try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.progress > 0 } ?? false
+        try await waitUntil("the first worker has published its first segments", timeout: 60) {
+            try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.isPlayable } ?? false
         }
         first.send(SIGKILL)
         // What the killed worker had published stays playable until its lease is taken back (a player would wait
         // for the playlist to grow, so only its first segment is decoded here).
-        if try await cluster.catalog.media(id: id)?.isPlayable == true {
-            let segment = "\(api.url)/api/media/\(id)/stream/240p/segment_000.ts"
-            let played = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", segment, "-f", "null", "-"]) }
-            #expect(played.status == 0 && played.standardError == "", "the published part of the killed attempt plays")
-        }
+        let segment = "\(api.url)/api/media/\(id)/stream/240p/segment_000.ts"
+        let played = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", segment, "-f", "null", "-"]) }
+        #expect(played.status == 0 && played.standardError == "", "the published part of the killed attempt plays")
         let second = try cluster.worker()
         try await waitUntil("the second worker took the job over", timeout: 60) {
             try await cluster.catalog.media(id: id)?.leaseToken == 2
         }
+        // The taken-over attempt's folder is no longer served: the stream is refused until the new attempt has
+        // published, then served from the new attempt's folder.
+        let before = try #require(try await cluster.catalog.media(id: id))
         let served = try await offPool { try ExternalTool.run("curl", ["-s", "\(api.url)/api/media/\(id)/stream/240p/index.m3u8"]) }
-        let takenOver = try #require(try await cluster.catalog.media(id: id))
-        #expect(!takenOver.isPlayable || takenOver.hlsPath == "\(cluster.output)/\(id)-2", "only the current attempt's folder is served")
-        #expect(served.standardOutput.hasPrefix("#EXTM3U") == takenOver.isPlayable, "\(served.standardOutput.prefix(80))")
+        let after = try #require(try await cluster.catalog.media(id: id))
+        if served.standardOutput.hasPrefix("#EXTM3U") {
+            #expect(after.isPlayable && after.hlsPath == "\(cluster.output)/\(id)-2", "served from the new attempt's folder")
+        } else {
+            #expect(served.standardOutput == #"{"error":"Media not ready for streaming"}"#)
+            #expect(!before.isPlayable, "refused only before the new attempt published")
+        }
         try await waitUntil("the second worker finished the job", timeout: 180) {
             try await cluster.catalog.media(id: id)?.status == .ready
         }
         let item = try #require(try await cluster.catalog.media(id: id))
         #expect(item.attempts == 2 && item.leaseToken == 2 && item.hlsPath == "\(cluster.output)/\(id)-2")
         #expect(cluster.outputEntries() == ["\(id)-2"], "the killed worker's staging folder was swept")
-        let played = try await offPool { try IndependentPlayers.decodeErrors(master: "\(api.url)/api/media/\(id)/stream", program: 0) }
-        #expect(played == "")
+        let finished = try await offPool { try IndependentPlayers.decodeErrors(master: "\(api.url)/api/media/\(id)/stream", program: 0) }
+        #expect(finished == "")
         #expect(try await second.stop(SIGTERM) == 0)
         #expect(try await api.stop(SIGTERM) == 0)
     }
