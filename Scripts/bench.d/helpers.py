@@ -202,6 +202,20 @@ def http_sink(port_file):
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
 
 
+def mark_live(database, media_id):
+    """Sets item `media_id` of the SQLite catalog `database` back to processing, under a lease that a worker
+    named `bench` holds for a day, with its stream published: what a title being transcoded looks like to an
+    API node. Prints the number of rows changed."""
+    with sqlite3.connect(database) as db:
+        changed = db.execute(
+            "UPDATE media SET status = 'processing', lease_worker = 'bench', lease_expires_at = ?, "
+            "lease_token = lease_token + 1 WHERE id = ? AND published_at IS NOT NULL AND hls_path IS NOT NULL",
+            (time.time() + 86400, int(media_id))).rowcount
+    if changed != 1:
+        sys.exit(f"media {media_id} is not a published item of {database}")
+    print(changed)
+
+
 def fill_catalog(database, count, clip, probe, media_dir, output_dir):
     """Adds `count` ready items to the `media` table of `database` (a catalog `vod serve` made through its
     migrations, with no server running), as uploads of `clip` transcoded to a 720p and a 1080p rung leave
@@ -280,7 +294,7 @@ def check_media_list(path, count):
 def main():
     command, args = sys.argv[1], sys.argv[2:]
     functions = {
-        "free-port": free_port, "wait-http": wait_http, "json-field": json_field, "parse-wrk": parse_wrk,
+        "free-port": free_port, "wait-http": wait_http, "json-field": json_field, "parse-wrk": parse_wrk, "mark-live": mark_live,
         "parse-psnr": parse_psnr, "watch-ready": watch_ready, "rss": rss, "sample-rss": sample_rss,
         "http-sink": http_sink, "fill-catalog": fill_catalog, "check-media-list": check_media_list,
     }

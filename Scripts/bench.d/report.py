@@ -134,7 +134,8 @@ class Report:
         else:
             size = self.meta.get("meta.b.segment_bytes")
             size_text = f"{int(size) / 1e6:.2f} MB segment" if size else "segment"
-            for kind, label, target in [("segment", size_text, 1.0), ("playlist", "media playlist", 0.5)]:
+            for kind, label, target in [("segment", size_text, 1.0), ("playlist", "media playlist", 0.5),
+                                        ("live", "media playlist of a title still processing", 0.5)]:
                 r = self.ratio(self.median(f"b.{kind}.vod.rps"), self.median(f"b.{kind}.nginx.rps"))
                 row(f"b. {label}: req/s", self.cell(f"b.{kind}.vod.rps", digits=0),
                     self.cell(f"b.{kind}.nginx.rps", digits=0), fmt_ratio(r), f"≥ {target:.1f}× nginx",
@@ -363,7 +364,12 @@ class Report:
                   "started afresh on that catalog, so it is idle (nothing queued) like nginx, with its default "
                   "256 MiB segment cache. The segment is "
                   "`{segment}` ({segment_bytes} bytes), the playlist `{playlist}` ({playlist_bytes} bytes); both "
-                  "servers were checked to return the same bytes before measuring."),
+                  "servers were checked to return the same bytes before measuring. The playlist of a title still "
+                  "processing is the same file, served by a server started again on that catalog with `--workers 0` "
+                  "after the item's row was set back to processing under a day's lease of another worker "
+                  "(`Scripts/bench.d/helpers.py mark-live`): vod then serves it as it serves a title being "
+                  "transcoded (checked against the file's inode and mtime on each request, the catalog asked at "
+                  "most once a second, `Cache-Control: public, max-age=1`), and nginx serves the file as before."),
             ("c", "**c.** A {body} body of zeros (a sparse file, so the client reads it without touching the disk) "
                   "streamed with `curl -T` as `Content-Type: video/mp4` into `POST /api/media`; throughput is "
                   "body size / curl's total time, which includes the server's answer after it probed the file. "

@@ -30,8 +30,9 @@ public protocol MediaCatalog: Sendable {
     func claimNextJob(worker: String, lease: Duration) async throws -> JobLease?
     /// Extends a lease to `lease` from now; false when it has passed to another claim or the item is gone.
     func renewLease(_ job: JobLease, for lease: Duration) async throws -> Bool
-    /// Stores the progress of a leased job; false when the lease is no longer this one.
-    func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool
+    /// Stores the progress of a leased job: the fraction of its source decoded, and how far each rung has come
+    /// as a JSON array the catalog keeps as given; false when the lease is no longer this one.
+    func recordProgress(_ job: JobLease, fraction: Double, rungsJSON: String?) async throws -> Bool
     /// Publishes a leased job's renditions in `hlsPath` while it is still processing (its first segments are
     /// out), recording the first such moment; false when the lease is no longer this one.
     func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool

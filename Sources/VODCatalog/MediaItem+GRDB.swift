@@ -27,5 +27,6 @@ extension MediaItem: FetchableRecord {
         )
         publishedAt = row["published_at"]
         processingSeconds = row["processing_seconds"]
+        rungProgressJSON = row["rung_progress"]
     }
 }

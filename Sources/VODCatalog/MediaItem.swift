@@ -37,6 +37,9 @@ public struct MediaItem: Sendable, Equatable {
     public var publishedAt: String?
     /// How long the transcode that made it ready (or failed it) ran, in seconds.
     public var processingSeconds: Double?
+    /// How far each rung's encoder had come at the latest progress report of its transcode, as the JSON array
+    /// the worker wrote; nil before the first.
+    public var rungProgressJSON: String?
 
     /// Whether the item can be streamed.
     public var isReady: Bool { status == .ready }

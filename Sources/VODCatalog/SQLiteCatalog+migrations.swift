@@ -71,6 +71,9 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v5: rung progress") { db in
+            try db.execute(sql: "ALTER TABLE media ADD COLUMN rung_progress TEXT")
+        }
         return migrator
     }
 }

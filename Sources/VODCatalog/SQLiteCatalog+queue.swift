@@ -10,7 +10,7 @@ extension SQLiteCatalog {
                     UPDATE media SET status = 'processing', progress = 0, error = NULL, attempts = attempts + 1,
                         lease_token = lease_token + 1, lease_worker = ?, lease_expires_at = \(sqlEpoch) + ?,
                         started_at = \(sqlEpoch), published_at = NULL, processing_seconds = NULL, hls_path = NULL,
-                        updated_at = \(sqlNow)
+                        rung_progress = NULL, updated_at = \(sqlNow)
                     WHERE id = (SELECT id FROM media WHERE status = 'pending' ORDER BY id LIMIT 1)
                     RETURNING *
                     """,
@@ -23,8 +23,8 @@ extension SQLiteCatalog {
         try await writeLeased(job, "lease_expires_at = \(sqlEpoch) + ?", [lease.seconds])
     }
 
-    public func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool {
-        try await writeLeased(job, "progress = ?, updated_at = \(sqlNow)", [min(max(fraction, 0), 1)])
+    public func recordProgress(_ job: JobLease, fraction: Double, rungsJSON: String?) async throws -> Bool {
+        try await writeLeased(job, "progress = ?, rung_progress = ?, updated_at = \(sqlNow)", [min(max(fraction, 0), 1), rungsJSON])
     }
 
     public func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool {

@@ -43,10 +43,26 @@ public struct TranscodeProgress: Sendable, Equatable {
     public var fraction: Double
     /// The names of the rungs whose renditions are complete.
     public var completedRungs: [String]
+    /// How far each rung's encoder has come, in ladder order: empty for an audio-only title.
+    public var rungs: [RungProgress]
 
-    public init(fraction: Double, completedRungs: [String]) {
+    public init(fraction: Double, completedRungs: [String], rungs: [RungProgress] = []) {
         self.fraction = fraction
         self.completedRungs = completedRungs
+        self.rungs = rungs
+    }
+}
+
+/// How far one rung's encoder has come.
+public struct RungProgress: Sendable, Equatable {
+    /// The rung's name, such as `720p`.
+    public var name: String
+    /// The fraction of the source's duration it has encoded, from 0 to 1.
+    public var fraction: Double
+
+    public init(name: String, fraction: Double) {
+        self.name = name
+        self.fraction = fraction
     }
 }
 

@@ -71,7 +71,8 @@ public struct Transcoder: Sendable {
                     let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
                     return VariantSummary(rendition, declared: VariantBandwidth(rendition, audio: stereo, targetDuration: target))
                 }
-            progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name)))
+            progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name),
+                                       rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1) }))
             return TranscodeResult(outputDirectory: output.destination.path, duration: duration, variants: variants,
                                    totalBytes: OutputFolder.size(of: output.destination))
         } catch {

@@ -60,6 +60,7 @@ extension PostgresCatalog {
             "ALTER TABLE media ADD COLUMN published_at TEXT",
             "ALTER TABLE media ADD COLUMN processing_seconds DOUBLE PRECISION",
         ]),
+        ("v5: rung progress", ["ALTER TABLE media ADD COLUMN rung_progress TEXT"]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -8,7 +8,8 @@ extension PostgresCatalog {
             UPDATE media SET status = 'processing', progress = 0, error = NULL, attempts = attempts + 1,
                 lease_token = lease_token + 1, lease_worker = \(worker),
                 lease_expires_at = \(unescaped: pgEpoch) + \(lease.seconds), started_at = \(unescaped: pgEpoch),
-                published_at = NULL, processing_seconds = NULL, hls_path = NULL, updated_at = \(unescaped: pgNow)
+                published_at = NULL, processing_seconds = NULL, hls_path = NULL, rung_progress = NULL,
+                updated_at = \(unescaped: pgNow)
             WHERE id = (SELECT id FROM media WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING *
             """, MediaItem.init(postgres:)
@@ -19,8 +20,10 @@ extension PostgresCatalog {
         try await updateLeased(job, "lease_expires_at = \(unescaped: pgEpoch) + \(lease.seconds)")
     }
 
-    public func recordProgress(_ job: JobLease, fraction: Double) async throws -> Bool {
-        try await updateLeased(job, "progress = \(min(max(fraction, 0), 1)), updated_at = \(unescaped: pgNow)")
+    public func recordProgress(_ job: JobLease, fraction: Double, rungsJSON: String?) async throws -> Bool {
+        try await updateLeased(
+            job, "progress = \(min(max(fraction, 0), 1)), rung_progress = \(rungsJSON), updated_at = \(unescaped: pgNow)"
+        )
     }
 
     public func markPlayable(_ job: JobLease, hlsPath: String) async throws -> Bool {

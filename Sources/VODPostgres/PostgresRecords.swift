@@ -27,6 +27,7 @@ extension MediaItem {
         )
         publishedAt = try row["published_at"].decode(String?.self)
         processingSeconds = try row["processing_seconds"].decode(Double?.self)
+        rungProgressJSON = try row["rung_progress"].decode(String?.self)
     }
 }
 

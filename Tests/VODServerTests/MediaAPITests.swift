@@ -25,7 +25,8 @@ import VODCatalog
                 "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","width":1280}],\
                 "source":null,"tracks":null,"captions":[],"playable":true,\
                 "published_at":"\(try #require(item.publishedAt))",\
-                "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds)))}
+                "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds))),\
+                "rung_progress":null}
                 """
             #expect(response.body.text == expected)
             #expect(item.publishedAt == item.updatedAt, "published when it became ready, not before")
@@ -45,6 +46,7 @@ import VODCatalog
             #expect(json["variants"] is NSNull)
             #expect(json["error"] is NSNull)
             #expect(json["progress"] as? Double == 0)
+            #expect(json["rung_progress"] is NSNull)
         }
     }
 

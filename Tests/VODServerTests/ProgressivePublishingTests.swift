@@ -27,13 +27,31 @@ import VODTestSupport
             }
             #expect(json["status"] as? String == "processing" && json["ready?"] as? Bool == false, "\(json)")
             #expect(json["published_at"] is String && json["hls_path"] is NSNull, "\(json)")
+            let rungs = try #require(json["rung_progress"] as? [[String: Any]], "\(json)")
+            #expect(rungs.map { $0["rung"] as? String } == ["180p", "240p"], "the ladder's rungs, in order: \(rungs)")
+            #expect(rungs.allSatisfy { ($0["progress"] as? Double).map { $0 > 0 && $0 < 1 } ?? false },
+                    "a rung with segments out and more to encode: \(rungs)")
 
             let master = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
-            #expect(master.status == .ok && master.headers[.cacheControl] == "no-cache")
+            #expect(master.status == .ok && master.headers[.cacheControl] == "public, max-age=1")
             let media = try await client.execute(uri: "/api/media/\(id)/stream/240p/index.m3u8", method: .get)
             let text = String(buffer: media.body)
             #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && !text.contains("#EXT-X-ENDLIST"), "\(text)")
-            #expect(media.headers[.cacheControl] == "no-cache")
+            #expect(media.headers[.cacheControl] == "public, max-age=1")
+            let segment = try await client.execute(uri: "/api/media/\(id)/stream/240p/segment_000.ts", method: .get)
+            #expect(segment.status == .ok && segment.headers[.cacheControl] == "no-cache")
+
+            // Served from memory between publications, yet each publication is seen at once, with a new ETag.
+            let firstCount = text.components(separatedBy: "#EXTINF").count
+            var grown = text
+            var grownETag = media.headers[.eTag]
+            try await waitUntil("the media playlist grows", timeout: 60) {
+                let again = try await client.execute(uri: "/api/media/\(id)/stream/240p/index.m3u8", method: .get)
+                grown = String(buffer: again.body)
+                grownETag = again.headers[.eTag]
+                return grown.components(separatedBy: "#EXTINF").count > firstCount
+            }
+            #expect(grownETag != media.headers[.eTag] && grown.hasPrefix(text.components(separatedBy: "#EXTINF").first!))
 
             let stream = "\(server)/api/media/\(id)/stream"
             let live = try await offPool { try Self.videoFrames(stream) }
@@ -47,8 +65,18 @@ import VODTestSupport
             #expect(live.frames == finished.frames && "\(finished.frames)" == source.trimmingCharacters(in: .whitespacesAndNewlines),
                     "started while processing, played every frame of the source to the end: \(live.frames) of \(source)")
 
+            // The server trusts what the catalog said of a live title for a second, then serves it as ready.
+            try await waitUntil("the final playlist is served as a ready title's", timeout: 5) {
+                let final = try await client.execute(uri: "/api/media/\(id)/stream/240p/index.m3u8", method: .get)
+                #expect(String(buffer: final.body).contains("#EXT-X-ENDLIST"))
+                return final.headers[.cacheControl] == "public, max-age=31536000, immutable"
+            }
             let ready = try #require(try JSONSerialization.jsonObject(with: Data(buffer: try await client.execute(uri: "/api/media/\(id)", method: .get).body)) as? [String: Any])
             #expect(ready["playable"] as? Bool == true && ready["ready?"] as? Bool == true)
+            let finalRungs = try #require(ready["rung_progress"] as? [[String: Any]], "\(ready)")
+            let variants = try #require(ready["variants"] as? [[String: Any]])
+            #expect(finalRungs.map { $0["rung"] as? String } == variants.map { $0["name"] as? String }
+                    && finalRungs.allSatisfy { $0["progress"] as? Double == 1 }, "\(finalRungs)")
             #expect(ready["published_at"] as? String == json["published_at"] as? String, "the first playable moment is kept")
             #expect((ready["processing_seconds"] as? Double ?? 0) > 0)
             let item = try #require(try await test.catalog.media(id: id))

@@ -22,10 +22,14 @@ final class RungEncoder: @unchecked Sendable {
     private let audioCodec: String?
     private var scaler: Scaler?
     private let packet: Packet
+    /// Told the seconds of pictures given to the encoder so far, after each one.
+    private let encoded: (Double) -> Void
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
-         options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag) throws {
+         options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
+         encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
+        self.encoded = encoded
         self.rotation = rotation
         self.frameRate = frameRate
         encoder = try Codec.encoder(named: "libx264", options: [
@@ -87,6 +91,7 @@ final class RungEncoder: @unchecked Sendable {
                 try encoder.send(picture)
                 try drain()
                 frames = frame.pts + 1
+                encoded(frameRate.time(ofFrame: frames))
             }
         }
         followers.forEach { $0.close() }

@@ -32,6 +32,7 @@ final class TranscodeJob: @unchecked Sendable {
         guard let video = MediaProber.describe(file).video else { return try runAudioOnly(source) }
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
+        progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from.
         let audioRenditions = source.audioEncodings.count < 2 ? [] : describeAudio(of: source)
@@ -45,7 +46,8 @@ final class TranscodeJob: @unchecked Sendable {
             return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options,
-                                   directory: directory, publisher: publisher, cancellation: cancellation)
+                                   directory: directory, publisher: publisher, cancellation: cancellation,
+                                   encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
         let feeders = ScaleCascade.feeders(of: plan, sourceWidth: video.displayWidth, sourceHeight: video.displayHeight)
@@ -198,11 +200,14 @@ final class TranscodeJob: @unchecked Sendable {
     }
 }
 
-/// Throttles progress reports: at most one per percent of source time, plus one per finished rung.
+/// Throttles progress reports: at most one per percent of source time decoded or of a rung encoded, plus one
+/// per finished rung.
 final class ProgressReporter: Sendable {
     private struct State {
         var fraction = 0.0
         var completed: [String] = []
+        var rungs: [RungProgress] = []
+        var duration = 0.0
     }
 
     private let report: @Sendable (TranscodeProgress) -> Void
@@ -212,22 +217,49 @@ final class ProgressReporter: Sendable {
         self.report = report
     }
 
+    /// The rungs to follow, in ladder order, and the source's duration in seconds (0 when unknown).
+    func follow(rungs: [String], duration: Double) {
+        state.withLock { state in
+            state.rungs = rungs.map { RungProgress(name: $0, fraction: 0) }
+            state.duration = duration
+        }
+    }
+
     /// Source time decoded, as a fraction of the whole.
     func advance(_ fraction: Double) {
-        let update = state.withLock { state -> TranscodeProgress? in
-            guard fraction >= state.fraction + 0.01 else { return nil }
+        update { state in
+            guard fraction >= state.fraction + 0.01 else { return false }
             state.fraction = fraction
-            return TranscodeProgress(fraction: fraction, completedRungs: state.completed)
+            return true
         }
-        if let update { report(update) }
+    }
+
+    /// Rung `name` has been given `seconds` of pictures to encode.
+    func encoded(rung name: String, seconds: Double) {
+        update { state in
+            guard state.duration > 0, let index = state.rungs.firstIndex(where: { $0.name == name }) else { return false }
+            let fraction = min(seconds / state.duration, 1)
+            guard fraction >= state.rungs[index].fraction + 0.01 else { return false }
+            state.rungs[index].fraction = fraction
+            return true
+        }
     }
 
     /// A rung's rendition is complete.
     func complete(rung: String) {
-        let update = state.withLock { state in
+        update { state in
             state.completed.append(rung)
-            return TranscodeProgress(fraction: state.fraction, completedRungs: state.completed)
+            if let index = state.rungs.firstIndex(where: { $0.name == rung }) { state.rungs[index].fraction = 1 }
+            return true
         }
-        report(update)
+    }
+
+    /// Applies `change` and reports the result when it says the change is worth reporting.
+    private func update(_ change: (inout State) -> Bool) {
+        let update = state.withLock { state -> TranscodeProgress? in
+            guard change(&state) else { return nil }
+            return TranscodeProgress(fraction: state.fraction, completedRungs: state.completed, rungs: state.rungs)
+        }
+        if let update { report(update) }
     }
 }

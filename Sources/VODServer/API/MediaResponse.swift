@@ -44,7 +44,8 @@ struct MediaResponse: ResponseGenerator {
     /// "ready?", created_at, updated_at, then progress, error, stream_url, variants, source and tracks (what the
     /// original holds, from the probe at upload), captions (the caption files added since), and playable (the
     /// stream plays, also while the title is still processing), published_at (when it first could) and
-    /// processing_seconds (how long the transcode ran). `hls_path` is set only once ready, as before.
+    /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
+    /// in ladder order, from the first progress report on). `hls_path` is set only once ready, as before.
     var json: String {
         var object = OrderedJSONObject()
         object.add("id", item.id)
@@ -66,6 +67,7 @@ struct MediaResponse: ResponseGenerator {
         object.add("playable", item.isPlayable)
         object.add("published_at", item.isPlayable ? item.publishedAt : nil)
         object.add("processing_seconds", item.processingSeconds)
+        object.addRaw("rung_progress", item.status == .pending ? "null" : item.rungProgressJSON ?? "null")
         return object.json
     }
 

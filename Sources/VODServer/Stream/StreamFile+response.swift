@@ -17,7 +17,7 @@ extension StreamFile {
             .contentType: contentType,
             .eTag: eTag,
             .lastModified: lastModified,
-            .cacheControl: isLive ? "no-cache" : "public, max-age=31536000, immutable",
+            .cacheControl: cacheControl,
             .acceptRanges: "bytes",
         ]
         if case .memory = content { headers[.vary] = "Accept-Encoding" }
@@ -56,6 +56,15 @@ extension StreamFile {
             }
             return try await FileIO().loadFile(path: path, range: range, context: context)
         }
+    }
+
+    /// A ready title's files never change. A live title's playlists change at each publication: a second's
+    /// caching lets a CDN collapse players' refreshes while the ETag (a hash of the bytes) stays true. Its
+    /// segments are revalidated each time, since another attempt of the job may write them again.
+    private var cacheControl: String {
+        guard isLive else { return "public, max-age=31536000, immutable" }
+        if case .memory = content { return "public, max-age=1" }
+        return "no-cache"
     }
 
     /// `If-None-Match` wins over `If-Modified-Since` (RFC 9110 §13.2.2).

@@ -4,8 +4,8 @@ import Hummingbird
 /// One file of an item's renditions, with what HTTP needs to validate and slice it.
 ///
 /// Playlists are held in memory, with their gzip form; segments stay on disk and are streamed.
-/// The files of a title published while it is still processing are live: read afresh for each request, never
-/// cached, and served with `Cache-Control: no-cache`, since its playlists grow.
+/// The files of a title published while it is still processing are live: served again only while unchanged on
+/// disk (`StreamFiles`), playlists with a second's `max-age` and segments with `no-cache`.
 struct StreamFile: Sendable {
     enum Content: Sendable {
         case memory(ByteBuffer, gzipped: ByteBuffer)

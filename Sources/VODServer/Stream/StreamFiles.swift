@@ -5,23 +5,45 @@ import VODCatalog
 
 /// Finds the files of playable items' renditions and keeps what it learned: a ready item's renditions never
 /// change, so its folder, its playlists and the metadata of its segments are cached in memory, and the bytes
-/// of its recently served segments in `segments`. The files of an item still processing are read afresh each
-/// time (`StreamFile.isLive`).
+/// of its recently served segments in `segments`.
+///
+/// A title still processing (live) grows: its files are cached too, with the status of their path when read,
+/// and served again only while the path still has it. Each publication replaces a playlist by a rename, which
+/// gives the path a new inode, so a request costs one `lstat` and never a stale playlist. What the catalog says
+/// of a live title (it may turn ready, fail or be deleted, on this node or another) is trusted for
+/// `liveStateLifetime`, which keeps the catalog off the path of each request.
 ///
 /// Only files inside the item's own output folder are served: path components are checked against a strict
 /// pattern and the resolved real path, symlinks followed, must still lie inside that folder.
 final class StreamFiles: Sendable {
     /// Beyond this many cached files the cache starts afresh.
     private static let maximumCachedFiles = 100_000
+    /// How long what the catalog said about a live title is trusted before it is asked again.
+    static let liveStateLifetime: Duration = .seconds(1)
+
+    /// A playable item's real output folder, whether the item was still processing, and when the catalog said so.
+    private struct Root: Sendable {
+        let path: String
+        let isLive: Bool
+        let checked: ContinuousClock.Instant
+    }
+
+    /// A file as it was read: from which folder, and the status its real path had then.
+    private struct Loaded: Sendable {
+        var file: StreamFile
+        let root: String
+        let path: String
+        let status: FileStatus
+    }
 
     private let catalog: any MediaCatalog
-    private let roots = Mutex<[Int64: String]>([:])
-    private let files = Mutex<[String: StreamFile]>([:])
+    private let roots = Mutex<[Int64: Root]>([:])
+    private let files = Mutex<[String: Loaded]>([:])
     /// The bytes of recently served segments.
     let segments: SegmentCache
 
-    /// Serves the renditions of `catalog`'s ready items, holding up to `segmentCacheSize` bytes of segments
-    /// in memory.
+    /// Serves the renditions of `catalog`'s playable items, holding up to `segmentCacheSize` bytes of
+    /// segments in memory.
     init(catalog: any MediaCatalog, segmentCacheSize: Int) {
         self.catalog = catalog
         segments = SegmentCache(capacity: segmentCacheSize)
@@ -29,58 +51,61 @@ final class StreamFiles: Sendable {
 
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.
     func master(id: Int64) async throws -> StreamFile {
-        let (root, isLive) = try await root(for: id)
-        return try await cached("\(id)/", isLive: isLive) {
-            let playlist = try StreamFiles.load(inside: root, relative: "master.m3u8", rewrite: true)
-            guard let playlist else { throw APIError.notReady }
-            return playlist
-        }
+        try await cached(id: id, relative: "master.m3u8", key: "\(id)/", rewrite: true, missing: .notReady)
     }
 
     /// The file at `components` below the stream of item `id`, such as `["720p", "segment_001.ts"]`.
     func file(id: Int64, components: [Substring]) async throws -> StreamFile {
         let relative = components.joined(separator: "/")
         guard StreamFiles.isSafe(components) else { throw APIError.segmentNotFound(relative) }
-        let (root, isLive) = try await root(for: id)
-        return try await cached("\(id)/\(relative)", isLive: isLive) {
-            guard let file = try StreamFiles.load(inside: root, relative: relative, rewrite: false) else {
-                throw APIError.segmentNotFound(relative)
-            }
-            return file
-        }
+        return try await cached(id: id, relative: relative, key: "\(id)/\(relative)", rewrite: false,
+                                missing: .segmentNotFound(relative))
     }
 
     /// Forgets item `id`, deleted or no longer ready.
     func forget(id: Int64) {
-        if let root = roots.withLock({ $0.removeValue(forKey: id) }) { segments.forget(prefix: root + "/") }
+        if let root = roots.withLock({ $0.removeValue(forKey: id) }) { segments.forget(prefix: root.path + "/") }
         files.withLock { files in files = files.filter { !$0.key.hasPrefix("\(id)/") } }
     }
 
-    /// The real path of a playable item's output folder, and whether the item is still processing (live);
-    /// `Media not found` or `Media not ready for streaming` otherwise. Only ready items' folders are kept.
-    private func root(for id: Int64) async throws -> (path: String, isLive: Bool) {
-        if let root = roots.withLock({ $0[id] }) { return (root, false) }
-        guard let item = try await catalog.media(id: id) else { throw APIError.mediaNotFound }
-        guard item.isPlayable, let hlsPath = item.hlsPath, let root = StreamFiles.realPath(hlsPath) else {
-            throw APIError.notReady
+    /// The file `relative` of item `id`: the cached copy when it still stands, else read afresh (and kept).
+    private func cached(id: Int64, relative: String, key: String, rewrite: Bool, missing: APIError) async throws -> StreamFile {
+        let root = try await root(for: id)
+        if let loaded = files.withLock({ $0[key] }), loaded.root == root.path, loaded.file.isLive == root.isLive,
+            !root.isLive || FileStatus(path: loaded.path) == loaded.status
+        {
+            return loaded.file
         }
-        if item.isReady { roots.withLock { $0[id] = root } }
-        return (root, !item.isReady)
-    }
-
-    private func cached(_ key: String, isLive: Bool, load: @escaping @Sendable () throws -> StreamFile) async throws -> StreamFile {
-        if isLive {
-            var file = try await NIOThreadPool.singleton.runIfActive(load)
-            file.isLive = true
-            return file
-        }
-        if let file = files.withLock({ $0[key] }) { return file }
-        let file = try await NIOThreadPool.singleton.runIfActive(load)
+        let folder = root.path
+        guard var loaded = try await NIOThreadPool.singleton.runIfActive({
+            try StreamFiles.load(inside: folder, relative: relative, rewrite: rewrite)
+        }) else { throw missing }
+        loaded.file.isLive = root.isLive
         files.withLock { files in
             if files.count >= StreamFiles.maximumCachedFiles { files.removeAll() }
-            files[key] = file
+            files[key] = loaded
         }
-        return file
+        return loaded.file
+    }
+
+    /// Where a playable item's files are; `Media not found` or `Media not ready for streaming` otherwise. A
+    /// ready item's folder is kept for good, a live one's for `liveStateLifetime`.
+    private func root(for id: Int64) async throws -> Root {
+        let now = ContinuousClock.now
+        if let known = roots.withLock({ $0[id] }), !known.isLive || now - known.checked < Self.liveStateLifetime {
+            return known
+        }
+        guard let item = try await catalog.media(id: id) else {
+            forget(id: id)
+            throw APIError.mediaNotFound
+        }
+        guard item.isPlayable, let hlsPath = item.hlsPath, let path = StreamFiles.realPath(hlsPath) else {
+            forget(id: id)
+            throw APIError.notReady
+        }
+        let root = Root(path: path, isLive: !item.isReady, checked: now)
+        roots.withLock { $0[id] = root }
+        return root
     }
 
     /// Components made only of letters, digits, `_`, `-` and `.`, none starting with a dot, at most three deep.
@@ -97,19 +122,20 @@ final class StreamFiles: Sendable {
 
     /// Reads the metadata (and, for playlists, the bytes) of `relative` inside `root`; nil when it is missing,
     /// of a type not served, or resolves outside `root`.
-    private static func load(inside root: String, relative: String, rewrite: Bool) throws -> StreamFile? {
+    private static func load(inside root: String, relative: String, rewrite: Bool) throws -> Loaded? {
         let ext = (relative as NSString).pathExtension.lowercased()
         guard let contentType = StreamFile.contentTypes[ext], let path = realPath("\(root)/\(relative)"),
             path.hasPrefix(root + "/")
         else { return nil }
         guard let status = FileStatus(path: path), status.isRegularFile else { return nil }
-        let size = Int(status.size)
-        let modified = status.modified
-        guard ext == "m3u8" else { return StreamFile(path: path, size: size, contentType: contentType, modified: modified) }
+        let loaded = { (file: StreamFile) in Loaded(file: file, root: root, path: path, status: status) }
+        guard ext == "m3u8" else {
+            return loaded(StreamFile(path: path, size: Int(status.size), contentType: contentType, modified: status.modified))
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         let playlist = rewrite ? MasterPlaylist.rewritingURIs(text, prefix: "stream/") : text
-        return try StreamFile(playlist: Array(playlist.utf8), contentType: contentType, modified: modified)
+        return loaded(try StreamFile(playlist: Array(playlist.utf8), contentType: contentType, modified: status.modified))
     }
 
     private static func realPath(_ path: String) -> String? {

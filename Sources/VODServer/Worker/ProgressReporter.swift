@@ -1,25 +1,47 @@
 import Synchronization
 import VODCatalog
+import VODEngine
 
 /// Keeps the engine's latest progress and writes it to the catalog at most once per interval.
 ///
-/// The engine reports from its own threads, often; the catalog is written only from `run`.
+/// The engine reports from its own threads, often; the catalog is written only from `run` and `flush`.
 final class ProgressReporter: Sendable {
-    private let latest = Mutex<Double?>(nil)
+    private let latest = Mutex<TranscodeProgress?>(nil)
 
     /// Takes a report from the engine; never blocks.
-    func report(_ fraction: Double) {
-        latest.withLock { $0 = fraction }
+    func report(_ progress: TranscodeProgress) {
+        latest.withLock { $0 = progress }
     }
 
-    /// Writes the latest fraction, when it changed, every `interval` seconds until the task is cancelled.
+    /// Writes the latest progress, when it changed, every `interval` seconds until the task is cancelled.
     func run(_ job: JobLease, catalog: any MediaCatalog, interval: Duration) async {
-        var written: Double?
+        var written: TranscodeProgress?
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            guard let fraction = latest.withLock({ $0 }), fraction != written else { continue }
-            written = fraction
-            _ = try? await catalog.recordProgress(job, fraction: fraction)
+            guard let progress = latest.withLock({ $0 }), progress != written else { continue }
+            written = progress
+            _ = try? await Self.write(progress, of: job, to: catalog)
         }
+    }
+
+    /// Writes the latest progress now: the last report of a finished transcode has every rung at 1.
+    func flush(_ job: JobLease, catalog: any MediaCatalog) async throws {
+        guard let progress = latest.withLock({ $0 }) else { return }
+        _ = try await Self.write(progress, of: job, to: catalog)
+    }
+
+    private static func write(_ progress: TranscodeProgress, of job: JobLease, to catalog: any MediaCatalog) async throws -> Bool {
+        try await catalog.recordProgress(job, fraction: progress.fraction, rungsJSON: rungsJSON(progress.rungs))
+    }
+
+    /// `[{"rung": "720p", "progress": 0.42}, …]` in ladder order; nil for an audio-only title.
+    static func rungsJSON(_ rungs: [RungProgress]) -> String? {
+        guard !rungs.isEmpty else { return nil }
+        return "[" + rungs.map { rung in
+            var object = OrderedJSONObject()
+            object.add("rung", rung.name)
+            object.add("progress", (rung.fraction * 1000).rounded() / 1000)
+            return object.json
+        }.joined(separator: ",") + "]"
     }
 }

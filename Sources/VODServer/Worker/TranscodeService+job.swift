@@ -36,7 +36,7 @@ extension TranscodeService {
                 }
                 group.addTask {
                     try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
-                        reporter.report(progress.fraction)
+                        reporter.report(progress)
                     }, onPublish: { segments in
                         guard segments == 1 else { return }
                         Task { await publish(job, output: output, logger: jobLogger) }
@@ -48,6 +48,7 @@ extension TranscodeService {
                 }
                 throw CancellationError()
             }
+            try await reporter.flush(job, catalog: catalog)
             try await finish(job, result: result, output: output, logger: logger)
             logger.info(
                 "transcode finished",
