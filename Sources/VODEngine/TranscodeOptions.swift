@@ -81,6 +81,19 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
     public var masterPlaylist: URL {
         URL(fileURLWithPath: outputDirectory).appendingPathComponent("master.m3u8")
     }
+
+    /// What was written into `folder`: the variants the master lists, each rung's bandwidth measured with the
+    /// stereo audio a player adds to it, or the audio renditions themselves for an audio-only title.
+    init(folder: URL, duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
+        let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
+        let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
+        variants = renditions.isEmpty
+            ? AudioOnlyVariant.variants(of: audio, targetDuration: target).map(VariantSummary.init)
+            : renditions.map { VariantSummary($0, declared: VariantBandwidth($0, audio: stereo, targetDuration: target)) }
+        outputDirectory = folder.path
+        self.duration = duration
+        totalBytes = OutputFolder.size(of: folder)
+    }
 }
 
 /// One rendition as listed in the master playlist.

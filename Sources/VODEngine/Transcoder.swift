@@ -64,17 +64,9 @@ public struct Transcoder: Sendable {
             let (duration, renditions, audio) = try job.run()
             try cancellation.check("finish")
             if onPublish == nil { try output.commit(staging) }
-            let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
-            let variants = renditions.isEmpty
-                ? AudioOnlyVariant.variants(of: audio, targetDuration: target).map(VariantSummary.init)
-                : renditions.map { rendition in
-                    let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
-                    return VariantSummary(rendition, declared: VariantBandwidth(rendition, audio: stereo, targetDuration: target))
-                }
             progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name),
                                        rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1) }))
-            return TranscodeResult(outputDirectory: output.destination.path, duration: duration, variants: variants,
-                                   totalBytes: OutputFolder.size(of: output.destination))
+            return TranscodeResult(folder: output.destination, duration: duration, renditions: renditions, audio: audio)
         } catch {
             try? FileManager.default.removeItem(at: staging)
             // A failing stage also sets the flag to stop the others; only a stop from outside is a cancellation.

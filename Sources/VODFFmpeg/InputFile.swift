@@ -49,6 +49,13 @@ public final class InputFile: @unchecked Sendable {
         return Double(value) / Double(vod_time_base())
     }
 
+    /// The container's start time in seconds, when known.
+    public var startTime: Double? {
+        let value = context.pointee.start_time
+        guard value != vod_nopts_value() else { return nil }
+        return Double(value) / Double(vod_time_base())
+    }
+
     /// The container's overall bit rate in bits per second, when known.
     public var bitRate: Int64? { context.pointee.bit_rate > 0 ? context.pointee.bit_rate : nil }
 
@@ -91,6 +98,13 @@ public final class InputFile: @unchecked Sendable {
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.
     public func discardStreams(except kept: [UnsafeMutablePointer<AVStream>]) {
         for stream in streams where !kept.contains(stream) { stream.pointee.discard = AVDISCARD_ALL }
+    }
+
+    /// Moves the demuxer to the last keyframe at or before `seconds` of the file's timeline, so that decoding
+    /// from there shows every picture from `seconds` on.
+    public func seek(toSeconds seconds: Double) throws {
+        let timestamp = Int64((seconds * Double(vod_time_base())).rounded(.down))
+        try check(avformat_seek_file(context, -1, Int64.min, timestamp, timestamp, 0), "seek input")
     }
 
     /// Reads the next packet, or returns false at the end of the file.

@@ -23,14 +23,15 @@ final class HLSSegmenter {
     }
 
     init(directory: URL, video: Codec, audio: Codec?, language: String?, targetDuration: Double, frameRate: FrameRate,
-         cancellation: CancellationFlag) {
+         cancellation: CancellationFlag, firstSegment: Int = 0) {
         self.video = video
         self.audio = audio
         self.targetDuration = targetDuration
         self.frameDuration = 1 / frameRate.framesPerSecond
         let encoders = [video] + (audio.map { [$0] } ?? [])
         files = SegmentFiles(directory: directory, encoders: encoders,
-                             language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation)
+                             language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation,
+                             firstIndex: firstSegment)
     }
 
     /// Takes an encoded audio packet (in the audio encoder's time base).

@@ -1,5 +1,5 @@
 /// One media segment of a rendition, as listed in its media playlist.
-struct Segment: Sendable, Equatable {
+struct Segment: Sendable, Equatable, Codable {
     /// The file name inside the rung folder, such as `segment_000.ts`.
     var fileName: String
     /// Seconds from the start of the title to the segment's first frame.
@@ -11,7 +11,7 @@ struct Segment: Sendable, Equatable {
 }
 
 /// One I-frame of a rendition: the byte range of a segment holding PAT, PMT and the IDR picture.
-struct IFrame: Sendable, Equatable {
+struct IFrame: Sendable, Equatable, Codable {
     var segmentIndex: Int
     var offset: Int64
     var length: Int64
@@ -22,7 +22,7 @@ struct IFrame: Sendable, Equatable {
 }
 
 /// Everything the playlist writer needs to know about one finished rendition.
-struct Rendition: Sendable, Equatable {
+struct Rendition: Sendable, Equatable, Codable {
     var rung: PlannedRung
     var segments: [Segment]
     var iFrames: [IFrame]

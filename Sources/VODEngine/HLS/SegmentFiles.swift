@@ -12,6 +12,8 @@ final class SegmentFiles {
     private let encoders: [Codec]
     private let language: (stream: Int, code: String)?
     private let cancellation: CancellationFlag
+    /// The number of the first segment: 0, or where a chunk of a split title starts.
+    private let firstIndex: Int
     /// The segment being written, if any.
     private(set) var current: OutputFile?
     private(set) var segments: [Segment] = []
@@ -19,7 +21,9 @@ final class SegmentFiles {
     var onClose: ((Segment) throws -> Void)?
 
     /// Segments in `directory` holding one stream per encoder; `language` tags one stream in every PMT.
-    init(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag) {
+    init(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag,
+         firstIndex: Int = 0) {
+        self.firstIndex = firstIndex
         self.directory = directory
         self.encoders = encoders
         self.language = language
@@ -30,7 +34,7 @@ final class SegmentFiles {
     func start(at time: Double) throws {
         try close(end: time)
         try cancellation.check("write segment")
-        let name = String(format: "segment_%03d.ts", segments.count)
+        let name = String(format: "segment_%03d.ts", firstIndex + segments.count)
         let output = try OutputFile(path: directory.appendingPathComponent(name).path, format: "mpegts",
                                     encoders: encoders, cancellation: cancellation)
         if let language { output.setLanguage(language.code, ofStream: language.stream) }

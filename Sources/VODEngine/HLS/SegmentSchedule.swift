@@ -12,6 +12,9 @@ struct SegmentSchedule {
         self.targetDuration = targetDuration
     }
 
+    /// The frame that starts the segment `nextBoundary` last returned the start of.
+    var boundaryFrame: Int64 { index }
+
     /// The time the current segment ends and the next one starts.
     mutating func nextBoundary() -> Double {
         let halfFrame = 0.5 / frameRate.framesPerSecond

@@ -7,6 +7,9 @@ struct FrameRateConverter {
     private(set) var nextIndex: Int64 = 0
     private var pending: Frame?
     private var pendingEnd: Double = 0
+    /// Whether output starts with the first frame's own slot instead of frame 0: a chunk of a split title,
+    /// decoded from a seek, whose earlier slots belong to the chunk before.
+    var startsAtFirstPicture = false
 
     init(frameRate: FrameRate) {
         self.frameRate = frameRate
@@ -14,6 +17,10 @@ struct FrameRateConverter {
 
     /// Takes a decoded frame shown from `time` for `duration` seconds and emits the output frames before it.
     mutating func push(_ frame: Frame, time: Double, duration: Double, emit: (Frame, Int64) throws -> Void) throws {
+        if startsAtFirstPicture, pending == nil {
+            // The first slot this frame would fill after the frames before it: k + 0.5 > time × rate.
+            nextIndex = max(nextIndex, Int64((time * frameRate.framesPerSecond - 0.5).rounded(.down)) + 1)
+        }
         try emitPending(before: time, emit: emit)
         pending = frame
         pendingEnd = max(time + duration, pendingEnd)

@@ -27,7 +27,7 @@ final class RungEncoder: @unchecked Sendable {
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
          options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
-         encoded: @escaping (Double) -> Void = { _ in }) throws {
+         firstSegment: Int = 0, encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
         self.encoded = encoded
         self.rotation = rotation
@@ -59,7 +59,7 @@ final class RungEncoder: @unchecked Sendable {
         audioCodec = audio?.codecString
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  targetDuration: options.segmentDuration, frameRate: frameRate,
-                                 cancellation: cancellation)
+                                 cancellation: cancellation, firstSegment: firstSegment)
         packet = try Packet()
         if let publisher {
             let audioCodec = audioCodec

@@ -1,11 +1,32 @@
 import CFFmpeg
 import VODFFmpeg
 
+/// What part of the source a stage reads.
+enum SourceWindow {
+    /// Everything: the pictures and every track.
+    case whole
+    /// The pictures of one chunk of a split title, and nothing else.
+    case chunk(ChunkSpec)
+    /// Every audio and subtitle track of a split title, on its timeline; no picture is decoded.
+    case tracks(timelineStart: Double)
+}
+
 /// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and every audio track is
 /// encoded once to AAC; both go on through the callbacks. A source without video (a podcast, music) is an
 /// audio-only title whose timeline starts at its first audio sample.
+///
+/// A split title is read in parts (`SourceWindow`): each chunk's pictures from a seek, on the timeline of the
+/// whole, and its tracks in one pass without the pictures.
 final class SourceStage {
     private let input: InputFile
+    /// The output frames a chunk emits; every frame otherwise.
+    private let frames: Range<Int64>
+    /// Whether this stage reads a split title's tracks without its pictures.
+    private let readsTracksOnly: Bool
+    /// The last chunk of a split title reads its audio packets, not decoded, to end where the sound ends as
+    /// the whole title would (`finishTimeline`).
+    private let measuredAudio: [Int32]
+    private var measuredAudioEnd = 0.0
     /// The picture transcoded, nil for an audio-only source.
     private let videoStream: UnsafeMutablePointer<AVStream>?
     private let videoDecoder: Codec?
@@ -33,11 +54,21 @@ final class SourceStage {
     /// The source time at which the title starts: its first picture; 0 before one has decoded.
     var timelineStart: Double { zero ?? 0 }
 
-    init(input: InputFile, options: TranscodeOptions) throws {
+    init(input: InputFile, options: TranscodeOptions, window: SourceWindow = .whole) throws {
         self.input = input
-        let video = MediaProber.pictureStream(of: input)
+        let picture = MediaProber.pictureStream(of: input)
+        var video = picture
+        frames = if case .chunk(let spec) = window { spec.startFrame..<(spec.endFrame ?? .max) } else { 0..<Int64.max }
+        switch window {
+        case .whole: zero = nil
+        case .chunk(let spec): zero = spec.timelineStart
+        case .tracks(let start):
+            zero = start
+            video = nil
+        }
         videoStream = video
-        let sourceRate = video.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
+        readsTracksOnly = picture != nil && video == nil
+        let sourceRate = picture.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
         if let video {
             let picture = StreamPicture(stream: video)
             try picture.checkConvertible()
@@ -49,18 +80,50 @@ final class SourceStage {
         }
         converter = FrameRateConverter(frameRate: FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
-        let plan = TrackPlan(input: input, video: video)
+        let plan = TrackPlan(input: input, video: picture)
+        let readsTracks = if case .chunk = window { false } else { true }
+        let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
+        let measured = isLastChunk ? plan.audio.map(\.stream) : []
+        measuredAudio = measured.map { $0.pointee.index }
         // An audio-only title is AAC stereo only: its variants are the audio itself, and a player that switches
         // by bandwidth from AAC to AC-3 in mid-stream stops if it cannot change decoders (GStreamer's hlsdemux).
-        audioTracks = plan.audio.compactMap { track in
-            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: video != nil)
+        audioTracks = !readsTracks ? [] : plan.audio.compactMap { track in
+            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: picture != nil)
         }
         audioEncodings = audioTracks.flatMap(\.encoders)
-        subtitleTracks = plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
-        if video == nil, audioTracks.isEmpty {
+        subtitleTracks = !readsTracks ? [] : plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
+        if picture == nil, audioTracks.isEmpty {
             throw MediaError.unsupported("the file has no video stream and no audio track that can be decoded")
         }
-        input.discardStreams(except: (video.map { [$0] } ?? []) + audioTracks.map(\.stream) + subtitleTracks.map(\.stream))
+        input.discardStreams(except: (video.map { [$0] } ?? []) + audioTracks.map(\.stream) + subtitleTracks.map(\.stream) + measured)
+        if case .chunk(let spec) = window {
+            converter.startsAtFirstPicture = true
+            // A second before the chunk, so that a deinterlacer has the pictures before its first one.
+            let start = spec.timelineStart + frameRate.time(ofFrame: spec.startFrame) - Self.chunkPreroll
+            if spec.startFrame > 0, start > spec.timelineStart { try input.seek(toSeconds: start) }
+        }
+    }
+
+    /// How far before a chunk's first picture its decoding starts.
+    private static let chunkPreroll = 1.0
+
+    /// Decodes pictures until the first is shown and returns its source time: where the title's timeline starts.
+    func findTimelineStart() throws -> Double {
+        guard let videoStream, let videoDecoder, let corrector else { return 0 }
+        let packet = try Packet()
+        let frame = try Frame()
+        let outputs = Outputs(video: { _, _ in }, audio: { _, _ in })
+        while zero == nil, try input.read(into: packet) {
+            defer { packet.unreference() }
+            guard packet.streamIndex == videoStream.pointee.index else { continue }
+            try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
+        }
+        if zero == nil {
+            try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
+            try corrector.finish { try self.show($0, outputs) }
+        }
+        guard let zero else { throw noPictureError() }
+        return zero
     }
 
     /// Reads the whole input, calling `video` for each output picture (with its keyframe flag) and `audio` for
@@ -75,7 +138,8 @@ final class SourceStage {
         let frame = try Frame()
         return try withoutActuallyEscaping(video) { video in
             try withoutActuallyEscaping(sendAudio) { sendAudio in
-                let outputs = Outputs(video: { [frameRate] picture, index in
+                let outputs = Outputs(video: { [frameRate, frames] picture, index in
+                    guard frames.contains(index) else { return }
                     try video(picture, frameRate.isKeyframe(index))
                 }, audio: sendAudio)
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
@@ -94,7 +158,9 @@ final class SourceStage {
     /// Where the title ends: audio and video end together, the last picture staying up while the audio goes on;
     /// an audio-only title ends with its longest track.
     private func finishTimeline(_ outputs: Outputs) throws -> Double {
-        let audioEnd = audioEncodings.map(\.queuedDuration).max() ?? 0
+        if frames.upperBound != .max { return frameRate.time(ofFrame: frames.upperBound) }
+        let audioEnd = max(audioEncodings.map(\.queuedDuration).max() ?? 0, measuredAudioEnd)
+        if readsTracksOnly { return audioEnd }
         guard hasVideo else {
             guard audioEnd > 0 else { throw MediaError.invalid("the file ends before the first audio sample") }
             return audioEnd
@@ -112,21 +178,35 @@ final class SourceStage {
 
     private func decodeAll(packet: Packet, frame: Frame, outputs: Outputs, progress: (Double) -> Void) throws {
         let total = input.duration ?? 0
-        while try input.read(into: packet) {
+        while converter.nextIndex < frames.upperBound, try input.read(into: packet) {
             defer { packet.unreference() }
             if let videoStream, let videoDecoder, packet.streamIndex == videoStream.pointee.index {
                 try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
             } else if let track = subtitleTracks.first(where: { $0.stream.pointee.index == packet.streamIndex }) {
                 track.add(packet)
+            } else if measuredAudio.contains(packet.streamIndex) {
+                measure(packet)
             } else if let index = audioTracks.firstIndex(where: { $0.stream.pointee.index == packet.streamIndex }) {
                 try decode(packet, with: audioTracks[index].decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
                 if !hasVideo, total > 0 { progress(min(audioEncodings[0].queuedDuration / total, 1)) }
             }
         }
-        guard let videoDecoder, let corrector else { return }
+        guard let videoDecoder, let corrector, converter.nextIndex < frames.upperBound else { return }
         try decode(nil, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
         try corrector.finish { try self.show($0, outputs) }
+    }
+
+    /// Moves the measured end of the sound to the end of `packet`, on the title's timeline. A decoder gives a
+    /// whole frame of samples for the last packet, also when the container shortens its duration, as the
+    /// decoding of the whole title does.
+    private func measure(_ packet: Packet) {
+        guard let zero, packet.pts != vod_nopts_value(), let stream = input.streams.first(where: { $0.pointee.index == packet.streamIndex })
+        else { return }
+        let parameters = stream.pointee.codecpar.pointee
+        let frame = parameters.sample_rate > 0 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : 0
+        let duration = max(Self.seconds(packet.duration, stream.pointee.time_base), frame)
+        measuredAudioEnd = max(measuredAudioEnd, Self.seconds(packet.pts, stream.pointee.time_base) + duration - zero)
     }
 
     private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {

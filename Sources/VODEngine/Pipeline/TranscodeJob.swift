@@ -5,11 +5,11 @@ import VODFFmpeg
 /// One run of the pipeline, on dedicated threads: this thread demuxes, decodes and encodes audio, and one
 /// thread per rung scales and encodes video and writes its segments. Bounded queues join them.
 final class TranscodeJob: @unchecked Sendable {
-    private let input: String
-    private let staging: URL
-    private let options: TranscodeOptions
-    private let cancellation: CancellationFlag
-    private let progress: ProgressReporter
+    let input: String
+    let staging: URL
+    let options: TranscodeOptions
+    let cancellation: CancellationFlag
+    let progress: ProgressReporter
     /// When set, the title is published as it grows (`LivePublisher`), and told how many segments are listed.
     private let onPublish: (@Sendable (Int) -> Void)?
     private let failure = Mutex<(any Error)?>(nil)
@@ -38,8 +38,20 @@ final class TranscodeJob: @unchecked Sendable {
         let audioRenditions = source.audioEncodings.count < 2 ? [] : describeAudio(of: source)
         let publisher = makePublisher(plan: plan, audio: audioRenditions)
         let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source, publisher: publisher)
-        let encodings = source.audioEncodings
-        let muxedAudio = audioWriters.isEmpty ? encodings.first : nil
+        let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
+        let (duration, renditions) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
+                                                audioWriters: audioWriters, publisher: publisher)
+        let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
+        let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
+        try writePlaylists(renditions, audio: audio, subtitles: subtitles)
+        return (duration, renditions, audio)
+    }
+
+    /// Encodes the rungs of `plan` from `source`, each on a thread of its own, and returns the duration and the
+    /// finished renditions: the pipeline of one title, or of one chunk of a split title (`firstSegment`).
+    func encode(_ plan: [PlannedRung], video: VideoStreamInfo, source: SourceStage, muxedAudio: AudioEncoderStage?,
+                audioWriters: [AudioRenditionWriter], publisher: LivePublisher?, firstSegment: Int = 0)
+        throws -> (duration: Double, renditions: [Rendition]) {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -47,6 +59,7 @@ final class TranscodeJob: @unchecked Sendable {
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options,
                                    directory: directory, publisher: publisher, cancellation: cancellation,
+                                   firstSegment: firstSegment,
                                    encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
@@ -94,11 +107,7 @@ final class TranscodeJob: @unchecked Sendable {
         fromSource.forEach { $0.close() }
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
-        let renditions = results.withLock { collected in plan.compactMap { collected[$0.name] } }
-        let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
-        let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
-        try writePlaylists(renditions, audio: audio, subtitles: subtitles)
-        return (duration, renditions, audio)
+        return (duration, results.withLock { collected in plan.compactMap { collected[$0.name] } })
     }
 
     /// An audio-only title: every encoding of every track is a rendition of its own, cut on the same schedule as
@@ -114,13 +123,19 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// One audio-only rendition writer per encoding, each in its own folder, telling `publisher` of its segments.
-    private func makeAudioWriters(_ source: SourceStage, publisher: LivePublisher?) throws -> [AudioRenditionWriter] {
+    func makeAudioWriters(_ source: SourceStage, publisher: LivePublisher?) throws -> [AudioRenditionWriter] {
+        try makeAudioWriters(source, publish: publisher.map { publisher in { try publisher.closed($1, ofAudio: $0) } })
+    }
+
+    /// One audio-only rendition writer per encoding, each in its own folder; `publish` is told of each segment
+    /// closed, with the index of its encoding.
+    func makeAudioWriters(_ source: SourceStage, publish: ((Int, Segment) throws -> Void)?) throws -> [AudioRenditionWriter] {
         try source.audioEncodings.indices.map { index in
             let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return AudioRenditionWriter(directory: directory, encoding: source.audioEncodings[index], frameRate: source.frameRate,
                                         targetDuration: options.segmentDuration, cancellation: cancellation,
-                                        publish: publisher.map { publisher in { try publisher.closed($0, ofAudio: index) } })
+                                        publish: publish.map { publish in { try publish(index, $0) } })
         }
     }
 
@@ -152,7 +167,7 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// The audio renditions, before any segment: each track's AAC encoding in the `aac` group, its AC-3 one in
     /// the `ac3` group, with the source's default track (else the first) the default of each group.
-    private func describeAudio(of source: SourceStage) -> [AlternateRendition] {
+    func describeAudio(of source: SourceStage) -> [AlternateRendition] {
         guard let firstTrack = source.audioTracks.first else { return [] }
         let defaultTrack = source.audioTracks.first { $0.isDefault } ?? firstTrack
         return source.audioTracks.flatMap { track in
@@ -168,7 +183,7 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// Closes the audio renditions at `duration` and gives each its segments.
-    private func finish(_ audio: [AlternateRendition], writers: [AudioRenditionWriter], duration: Double) throws -> [AlternateRendition] {
+    func finish(_ audio: [AlternateRendition], writers: [AudioRenditionWriter], duration: Double) throws -> [AlternateRendition] {
         try audio.map { rendition in
             var rendition = rendition
             rendition.segments = try writers[rendition.index].finish(end: duration)
@@ -178,7 +193,7 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
     /// title's timeline.
-    private func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [AlternateRendition] {
+    func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [AlternateRendition] {
         let defaultTrack = source.subtitleTracks.firstIndex { $0.isDefault }
         return try source.subtitleTracks.enumerated().map { index, track in
             let cues = track.cues.compactMap { cue -> SubtitleCue? in
@@ -193,7 +208,7 @@ final class TranscodeJob: @unchecked Sendable {
         }
     }
 
-    private func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
+    func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true)
             .write(to: staging)

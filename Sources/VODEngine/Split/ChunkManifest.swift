@@ -1,0 +1,50 @@
+import Foundation
+
+/// What one encoded chunk of a split title wrote: each rung's segments and I-frames. It is written beside the
+/// segments, in the title's folder, once they are all complete, so a chunk whose manifest exists is done.
+struct ChunkManifest: Codable, Equatable {
+    var index: Int
+    /// One rendition per rung, in ladder order; segment numbers count from the chunk's first segment, I-frame
+    /// segment indices from 0 within the chunk.
+    var renditions: [Rendition]
+
+    /// The folder, inside a title's folder, that holds the manifests; not served (`.json` is no stream file).
+    static let folder = "chunks"
+
+    static func url(in title: URL, index: Int) -> URL {
+        title.appendingPathComponent(folder).appendingPathComponent(String(format: "chunk_%03d.json", index))
+    }
+
+    /// Writes the manifest into `title`, replacing any earlier attempt's in one rename.
+    func write(to title: URL) throws {
+        let url = Self.url(in: title, index: index)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try PlaylistSet.replace(url, with: String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+
+    /// The manifest of chunk `index` in `title`, nil while the chunk is not done.
+    static func read(from title: URL, index: Int) throws -> ChunkManifest? {
+        guard let data = FileManager.default.contents(atPath: url(in: title, index: index).path) else { return nil }
+        return try JSONDecoder().decode(ChunkManifest.self, from: data)
+    }
+
+    /// The renditions of consecutive chunks joined into one per rung: segments in order, I-frames pointing into
+    /// the joined segment list.
+    static func stitch(_ manifests: [ChunkManifest]) -> [Rendition] {
+        guard var renditions = manifests.first?.renditions else { return [] }
+        for manifest in manifests.dropFirst() {
+            for (position, rendition) in manifest.renditions.enumerated() where position < renditions.count {
+                let offset = renditions[position].segments.count
+                renditions[position].segments += rendition.segments
+                renditions[position].iFrames += rendition.iFrames.map { frame in
+                    var frame = frame
+                    frame.segmentIndex += offset
+                    return frame
+                }
+            }
+        }
+        return renditions
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import VODFFmpeg
+
+/// The audio and subtitle tracks of a split title, read in one pass without its pictures: every audio track
+/// becomes audio-only renditions cut on the title's segment schedule, and subtitle cues are kept for the end.
+final class TrackPass: @unchecked Sendable {
+    /// The audio renditions, their segments empty.
+    let descriptions: [AlternateRendition]
+    private let job: TranscodeJob
+    private let source: SourceStage
+    private let writers: [AudioRenditionWriter]
+    /// The segments each encoding has closed so far.
+    private let closed: ClosedSegments
+
+    /// Segments closed on the pass's thread and read by the coordinator's.
+    private final class ClosedSegments: Sendable {
+        let segments: Mutex<[[Segment]]>
+
+        init(encodings: Int) {
+            segments = Mutex([[Segment]](repeating: [], count: encodings))
+        }
+    }
+
+    init(job: TranscodeJob, timelineStart: Double) throws {
+        self.job = job
+        let file = try MediaProber.open(path: job.input, cancellation: job.cancellation)
+        source = try SourceStage(input: file, options: job.options, window: .tracks(timelineStart: timelineStart))
+        descriptions = job.describeAudio(of: source)
+        let closed = ClosedSegments(encodings: source.audioEncodings.count)
+        self.closed = closed
+        writers = try job.makeAudioWriters(source, publish: { index, segment in
+            closed.segments.withLock { $0[index].append(segment) }
+        })
+    }
+
+    /// Reads the whole source: blocking, for a thread of its own.
+    func run() throws {
+        _ = try source.run(video: { _, _ in }, audio: { try self.writers[$0].add($1) }, progress: { _ in })
+    }
+
+    /// How many segments every audio rendition has closed; nil when there is no audio.
+    var closedSegments: Int? {
+        closed.segments.withLock { $0.map(\.count).min() }
+    }
+
+    /// The audio renditions with their first `count` segments.
+    func audio(listing count: Int) -> [AlternateRendition] {
+        let segments = closed.segments.withLock { $0 }
+        return descriptions.map { rendition in
+            var rendition = rendition
+            rendition.segments = Array(segments[rendition.index].prefix(count))
+            return rendition
+        }
+    }
+
+    /// Closes the audio renditions at the title's end, `duration`, and cuts the subtitles on `videoSegments`;
+    /// only once `run` has returned.
+    func finish(duration: Double, videoSegments: [Segment]) throws -> (audio: [AlternateRendition], subtitles: [AlternateRendition]) {
+        let audio = try job.finish(descriptions, writers: writers, duration: duration)
+        return (audio, try job.subtitleRenditions(of: source, videoSegments: videoSegments, duration: duration))
+    }
+}

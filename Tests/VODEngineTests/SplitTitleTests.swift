@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import VODConformance
+import VODEngine
+import VODFFmpeg
+import VODTestSupport
+
+/// A long title split into chunks (`SplitTitle`, `Transcoder.encodeChunk`) gives what one transcode of the whole
+/// gives: the same segments on the same boundaries, the same pictures within 0.2 dB, sound without a gap, and a
+/// title `vod validate` passes.
+@Suite("Split and stitch")
+struct SplitTitleTests {
+    static let options = TranscodeOptions(ladder: [
+        Rung(name: "360p", width: 640, height: 360, bitrate: 600_000),
+        Rung(name: "240p", width: 426, height: 240, bitrate: 300_000),
+    ], preset: "superfast")
+
+    @Test func aTitleSplitIntoChunksMatchesOneTranscodeOfTheWhole() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 640, height: 360, duration: 62).make(in: directory.url)
+        let whole = directory.url.appendingPathComponent("whole")
+        let split = directory.url.appendingPathComponent("split")
+        _ = try await Transcoder(options: Self.options).transcode(input: clip, outputDirectory: whole.path)
+
+        let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: split.path, options: Self.options,
+                                                     splitAfter: 20, chunkSeconds: 18, cancellation: CancellationFlag()))
+        #expect(title.chunks.map(\.startFrame) == [0, 180, 720, 1260], "a 6 s chunk, then 18 s ones on segment boundaries")
+        #expect(title.chunks.map(\.firstSegment) == [0, 1, 4, 7] && title.chunks.last?.endFrame == nil)
+        #expect(try SplitTitle.plan(input: clip, outputDirectory: split.path, options: Self.options, splitAfter: 62,
+                                    cancellation: CancellationFlag()) == nil, "a title no longer than the threshold is not split")
+
+        // The tracks on a thread of their own, the chunks out of order, as workers would take them.
+        let tracks = Task.detached { try title.readTracks() }
+        try await tracks.value
+        var published: [Int] = []
+        var done: Set<Int> = []
+        for index in [2, 0, 3, 1] {
+            try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: split.path, chunk: title.chunks[index])
+            done.insert(index)
+            published.append(try title.publish(completedChunks: (0...done.count).first { !done.contains($0) }!))
+        }
+        // The last segment is listed with the final playlists: the sound's last segment closes only at the end.
+        #expect(published == [0, 1, 1, 10], "EVENT playlists of the chunks done from the start: \(published)")
+        let result = try title.finish()
+
+        let report = HLSConformance.check(masterURL: result.masterPlaylist)
+        #expect(report.violations.map(\.description) == [])
+        for rung in ["360p", "240p"] {
+            let wholeSegments = try Self.segments(whole.appendingPathComponent("\(rung)/index.m3u8"))
+            let splitSegments = try Self.segments(split.appendingPathComponent("\(rung)/index.m3u8"))
+            #expect(splitSegments.map(\.name) == wholeSegments.map(\.name))
+            #expect(zip(splitSegments, wholeSegments).allSatisfy { abs($0.duration - $1.duration) < 0.0005 },
+                    "\(rung): \(splitSegments.map(\.duration)) against \(wholeSegments.map(\.duration))")
+            let frames = try Self.videoTimestamps(split.appendingPathComponent("\(rung)/index.m3u8"))
+            let wholeFrames = try Self.videoTimestamps(whole.appendingPathComponent("\(rung)/index.m3u8"))
+            #expect(frames.count == wholeFrames.count && frames.count == Int((result.duration * 30).rounded()),
+                    "\(frames.count) pictures, \(wholeFrames.count) in one transcode, for \(result.duration) s")
+            let steps = Set(zip(frames.dropFirst(), frames).map { $0 - $1 })
+            #expect(steps == [3000], "one frame (3000 ticks of 90 kHz) between every picture, across every join: \(steps)")
+            let (width, height) = rung == "360p" ? (640, 360) : (426, 240)
+            let splitPSNR = try Self.psnr(split.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
+            let wholePSNR = try Self.psnr(whole.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
+            #expect(abs(splitPSNR - wholePSNR) <= 0.2, "\(rung): split \(splitPSNR) dB, whole \(wholePSNR) dB")
+        }
+        let audio = try Self.audioPackets(split.appendingPathComponent("audio_0/index.m3u8"))
+        #expect(zip(audio.dropFirst(), audio).allSatisfy { $0.pts == $1.pts + $1.duration },
+                "every AAC frame starts where the one before ends")
+        #expect(abs(Double(audio.map(\.duration).reduce(0, +)) / 90_000 - result.duration) < 0.05)
+        #expect(!FileManager.default.fileExists(atPath: split.appendingPathComponent("chunks").path), "the manifests are gone")
+    }
+
+    /// The media playlist's segments: file name and EXTINF duration.
+    static func segments(_ playlist: URL) throws -> [(name: String, duration: Double)] {
+        let lines = try String(contentsOf: playlist, encoding: .utf8).components(separatedBy: "\n")
+        return lines.indices.compactMap { index in
+            guard lines[index].hasPrefix("#EXTINF:"), index + 1 < lines.count else { return nil }
+            let value = lines[index].dropFirst("#EXTINF:".count).split(separator: ",").first.flatMap { Double($0) } ?? -1
+            return (lines[index + 1], value)
+        }
+    }
+
+    /// The presentation timestamps (90 kHz) of every picture ffprobe reads through the playlist, in order.
+    static func videoTimestamps(_ playlist: URL) throws -> [Int64] {
+        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
+                                                          "-of", "csv=p=0", playlist.path]).standardOutput
+        return output.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }.sorted()
+    }
+
+    /// Every audio packet's timestamp and duration (90 kHz).
+    static func audioPackets(_ playlist: URL) throws -> [(pts: Int64, duration: Int64)] {
+        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                          "packet=pts,duration", "-of", "csv=p=0", playlist.path]).standardOutput
+        return output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            return fields.count == 2 ? (fields[0], fields[1]) : nil
+        }
+    }
+
+    /// The PSNR (all planes, dB) of a rendition against the source scaled to its size.
+    static func psnr(_ rendition: String, against source: String, width: Int, height: Int) throws -> Double {
+        let output = try ExternalTool.require("ffmpeg", [
+            "-hide_banner", "-nostdin", "-nostats", "-i", rendition, "-i", source, "-lavfi",
+            "[0:v]setpts=PTS-STARTPTS[d];[1:v]scale=\(width):\(height):flags=bicubic,setpts=PTS-STARTPTS[r];[d][r]psnr",
+            "-f", "null", "-",
+        ])
+        let line = try #require(output.standardError.components(separatedBy: "\n").last { $0.contains("average:") })
+        let value = try #require(line.components(separatedBy: "average:").last?.split(separator: " ").first)
+        return try #require(Double(value))
+    }
+}
