@@ -74,6 +74,28 @@ extension SQLiteCatalog {
         migrator.registerMigration("v5: rung progress") { db in
             try db.execute(sql: "ALTER TABLE media ADD COLUMN rung_progress TEXT")
         }
+        migrator.registerMigration("v6: chunks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE chunks (
+                        media_id INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+                        idx INTEGER NOT NULL,
+                        output_path TEXT NOT NULL,
+                        spec TEXT NOT NULL,
+                        status TEXT NOT NULL DEFAULT 'pending'
+                            CHECK (status IN ('pending', 'processing', 'done', 'failed')),
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        error TEXT,
+                        lease_token INTEGER NOT NULL DEFAULT 0,
+                        lease_worker TEXT,
+                        lease_expires_at REAL,
+                        updated_at TEXT NOT NULL DEFAULT (\(sqlNow)),
+                        PRIMARY KEY (media_id, idx)
+                    );
+                    CREATE INDEX chunks_status ON chunks(status, media_id, idx);
+                    """
+            )
+        }
         return migrator
     }
 }

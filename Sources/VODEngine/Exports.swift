@@ -1,3 +1,4 @@
 @_exported import struct VODFFmpeg.FFmpegError
 @_exported import struct VODFFmpeg.MediaError
 @_exported import class VODFFmpeg.CancellationFlag
+@_exported import enum VODFFmpeg.DedicatedThread

@@ -30,20 +30,9 @@ public struct Transcoder: Sendable {
         onPublish: (@Sendable (_ segments: Int) -> Void)? = nil
     ) async throws -> TranscodeResult {
         let cancellation = CancellationFlag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(with: Result {
-                        try transcodeBlocking(input: input, outputDirectory: outputDirectory,
-                                              cancellation: cancellation, progress: progress, onPublish: onPublish)
-                    })
-                }
-                thread.name = "vod.decode"
-                thread.stackSize = 8 << 20
-                thread.start()
-            }
-        } onCancel: {
-            cancellation.cancel()
+        return try await DedicatedThread.run("vod.decode", cancellation: cancellation) {
+            try transcodeBlocking(input: input, outputDirectory: outputDirectory,
+                                  cancellation: cancellation, progress: progress, onPublish: onPublish)
         }
     }
 

@@ -61,6 +61,25 @@ extension PostgresCatalog {
             "ALTER TABLE media ADD COLUMN processing_seconds DOUBLE PRECISION",
         ]),
         ("v5: rung progress", ["ALTER TABLE media ADD COLUMN rung_progress TEXT"]),
+        ("v6: chunks", [
+            """
+            CREATE TABLE chunks (
+                media_id BIGINT NOT NULL REFERENCES media (id) ON DELETE CASCADE,
+                idx BIGINT NOT NULL,
+                output_path TEXT NOT NULL,
+                spec TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'processing', 'done', 'failed')),
+                attempts BIGINT NOT NULL DEFAULT 0,
+                error TEXT,
+                lease_token BIGINT NOT NULL DEFAULT 0,
+                lease_worker TEXT,
+                lease_expires_at DOUBLE PRECISION,
+                updated_at TEXT NOT NULL DEFAULT \(pgNow),
+                PRIMARY KEY (media_id, idx)
+            )
+            """,
+            "CREATE INDEX chunks_status ON chunks (status, media_id, idx)",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -40,8 +40,20 @@ extension Caption {
     }
 }
 
+extension ChunkJob {
+    /// A `chunks` row.
+    init(postgres row: PostgresRandomAccessRow) throws {
+        let status = try row["status"].decode(String.self)
+        guard let chunkStatus = ChunkStatus(rawValue: status) else { throw UnknownStatus(value: status) }
+        self.init(mediaID: try row["media_id"].decode(Int64.self), index: Int(try row["idx"].decode(Int64.self)),
+                  outputPath: try row["output_path"].decode(String.self), specJSON: try row["spec"].decode(String.self),
+                  status: chunkStatus, attempts: Int(try row["attempts"].decode(Int64.self)),
+                  error: try row["error"].decode(String?.self), leaseToken: try row["lease_token"].decode(Int64.self))
+    }
+}
+
 /// A row whose status is none the catalog knows.
 struct UnknownStatus: Error, CustomStringConvertible {
     let value: String
-    var description: String { "unknown media status \(value)" }
+    var description: String { "unknown status \(value)" }
 }

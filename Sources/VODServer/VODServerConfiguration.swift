@@ -38,6 +38,8 @@ public struct VODServerConfiguration: Sendable {
     /// How long a worker's claim on a job lasts unless renewed; a worker renews it every third of it while it
     /// works, and a job whose lease runs out goes back to the queue.
     public var lease: Duration
+    /// Which titles are split into chunks that every worker can encode.
+    public var split: SplitPolicy
 
     public init(
         host: String = "127.0.0.1",
@@ -55,7 +57,8 @@ public struct VODServerConfiguration: Sendable {
         jobTimeLimit: JobTimeLimit = JobTimeLimit(),
         shutdownTimeout: Duration = .seconds(10),
         segmentCacheSize: Int = 256 * 1024 * 1024,
-        lease: Duration = .seconds(60)
+        lease: Duration = .seconds(60),
+        split: SplitPolicy = SplitPolicy()
     ) {
         self.host = host
         self.port = port
@@ -73,5 +76,6 @@ public struct VODServerConfiguration: Sendable {
         self.shutdownTimeout = shutdownTimeout
         self.segmentCacheSize = segmentCacheSize
         self.lease = lease
+        self.split = split
     }
 }

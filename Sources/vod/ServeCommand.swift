@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
-            VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE and VOD_LEASE. \
+            VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER and VOD_CHUNK_SECONDS. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -91,7 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
             jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
             shutdownTimeout: .seconds(try resolvedShutdownTimeout()),
             segmentCacheSize: Int(try resolvedSegmentCacheSize()),
-            lease: .seconds(try queue.resolvedLease())
+            lease: .seconds(try queue.resolvedLease()),
+            split: try queue.splitPolicy()
         )
         let library = try await storage.library(logger: logger)
         logger.info(

@@ -52,7 +52,8 @@ struct WorkerCommand: AsyncParsableCommand {
         options.threads = try resolvedThreads()
         let configuration = VODServerConfiguration(
             workers: try resolvedConcurrency(), transcodeOptions: options, pollInterval: pollInterval,
-            lease: .seconds(try queue.resolvedLease())
+            lease: .seconds(try queue.resolvedLease()),
+            split: try queue.splitPolicy()
         )
         let library = try await storage.library(logger: logger)
         logger.info("vod worker", metadata: [

@@ -6,19 +6,8 @@ extension Transcoder {
     /// of its own: its segments for every rung, then its manifest. Cancelling the task stops it within a second.
     public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec) async throws {
         let cancellation = CancellationFlag()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let thread = Thread {
-                    continuation.resume(with: Result {
-                        try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, cancellation: cancellation)
-                    })
-                }
-                thread.name = "vod.chunk"
-                thread.stackSize = 8 << 20
-                thread.start()
-            }
-        } onCancel: {
-            cancellation.cancel()
+        try await DedicatedThread.run("vod.chunk", cancellation: cancellation) {
+            try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, cancellation: cancellation)
         }
     }
 

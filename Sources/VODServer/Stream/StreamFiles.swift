@@ -68,9 +68,21 @@ final class StreamFiles: Sendable {
         files.withLock { files in files = files.filter { !$0.key.hasPrefix("\(id)/") } }
     }
 
-    /// The file `relative` of item `id`: the cached copy when it still stands, else read afresh (and kept).
+    /// The file `relative` of item `id`: the cached copy when it still stands, else read afresh (and kept). A
+    /// file missing from a live title's folder sends to the catalog at once: the title may have failed, or
+    /// passed to another attempt's folder, within the second its state is trusted.
     private func cached(id: Int64, relative: String, key: String, rewrite: Bool, missing: APIError) async throws -> StreamFile {
         let root = try await root(for: id)
+        do {
+            return try await cached(root: root, relative: relative, key: key, rewrite: rewrite, missing: missing)
+        } catch let error as APIError where error == missing && root.isLive {
+            roots.withLock { _ = $0.removeValue(forKey: id) }
+            let fresh = try await self.root(for: id)
+            return try await cached(root: fresh, relative: relative, key: key, rewrite: rewrite, missing: missing)
+        }
+    }
+
+    private func cached(root: Root, relative: String, key: String, rewrite: Bool, missing: APIError) async throws -> StreamFile {
         if let loaded = files.withLock({ $0[key] }), loaded.root == root.path, loaded.file.isLive == root.isLive,
             !root.isLive || FileStatus(path: loaded.path) == loaded.status
         {

@@ -1,18 +1,31 @@
 import VODCatalog
 
-/// Renews a job's lease every third of its length while the job runs, and throws `LeaseLost` once the lease
-/// has passed to another claim, or when it could not be renewed (the catalog unreachable) before it ran out.
+/// Renews a lease (a title's or a chunk's) every third of its length while the work runs, and throws
+/// `LeaseLost` once the lease has passed to another claim, or when it could not be renewed (the catalog
+/// unreachable) before it ran out.
 struct LeaseKeeper: Sendable {
-    let job: JobLease
-    let catalog: any MediaCatalog
     let lease: Duration
+    /// Extends the lease by `lease`; false when it is no longer this worker's.
+    let renew: @Sendable () async throws -> Bool
+
+    /// Keeps the lease of a title's job.
+    init(job: JobLease, catalog: any MediaCatalog, lease: Duration) {
+        self.lease = lease
+        renew = { try await catalog.renewLease(job, for: lease) }
+    }
+
+    /// Keeps the lease of a chunk.
+    init(chunk: ChunkLease, catalog: any MediaCatalog, lease: Duration) {
+        self.lease = lease
+        renew = { try await catalog.renewChunkLease(chunk, for: lease) }
+    }
 
     func run() async throws {
         var renewed = ContinuousClock.now
         while true {
             try await Task.sleep(for: lease / 3)
             do {
-                guard try await catalog.renewLease(job, for: lease) else { throw LeaseLost() }
+                guard try await renew() else { throw LeaseLost() }
                 renewed = .now
             } catch is LeaseLost {
                 throw LeaseLost()

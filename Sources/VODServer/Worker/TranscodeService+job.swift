@@ -20,6 +20,7 @@ extension TranscodeService {
         let keeper = LeaseKeeper(job: job, catalog: catalog, lease: lease)
         let started = ContinuousClock.now
         let limit = timeLimit.limit(forSourceDuration: job.item.duration)
+        let splitCancellation = CancellationFlag()
         do {
             let result = try await withThrowingTaskGroup(of: TranscodeResult?.self) { group in
                 group.addTask {
@@ -35,7 +36,11 @@ extension TranscodeService {
                     throw JobTimedOut(limit: limit)
                 }
                 group.addTask {
-                    try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
+                    if let title = try await splitTitle(job, output: output, cancellation: splitCancellation) {
+                        return try await coordinate(title, job: job, output: output, worker: worker, reporter: reporter,
+                                                    cancellation: splitCancellation, logger: jobLogger)
+                    }
+                    return try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
                         reporter.report(progress)
                     }, onPublish: { segments in
                         guard segments == 1 else { return }

@@ -23,6 +23,8 @@ public struct TranscodeService: Service {
     let progressInterval: Duration
     let timeLimit: JobTimeLimit
     let lease: Duration
+    /// Which titles are split into chunks.
+    let split: SplitPolicy
     /// Names this process's work loops apart from those of a dead process that had the same pid.
     let processTag = WorkerIdentity.processTag()
     /// Idle loops sleep here until a job may be waiting.
@@ -41,6 +43,7 @@ public struct TranscodeService: Service {
         self.progressInterval = .seconds(1)
         self.timeLimit = configuration.jobTimeLimit
         self.lease = configuration.lease
+        self.split = configuration.split
         self.logger = logger
     }
 
@@ -75,10 +78,13 @@ public struct TranscodeService: Service {
         do {
             let dead = try await catalog.workers().filter { WorkerIdentity.isDeadLocalProcess(host: $0.host, pid: $0.pid) }.map(\.id)
             let report = try await catalog.reclaimLeases(maxAttempts: maxAttempts, deadWorkers: dead)
+            let chunks = try await catalog.reclaimChunkLeases(maxAttempts: maxAttempts, deadWorkers: dead)
             for worker in dead { try await catalog.removeWorker(id: worker) }
             library.removeOutput(of: report.expired)
-            if !report.isEmpty {
-                logger.notice("took back jobs whose worker stopped", metadata: ["requeued": "\(report.requeued)", "failed": "\(report.failed)"])
+            if !report.isEmpty || chunks > 0 {
+                logger.notice("took back jobs whose worker stopped", metadata: [
+                    "requeued": "\(report.requeued)", "failed": "\(report.failed)", "chunks": "\(chunks)",
+                ])
             }
         } catch {
             logger.error("taking back expired leases failed", metadata: ["error": "\(error)"])
@@ -116,6 +122,7 @@ public struct TranscodeService: Service {
                     job = nil
                 }
                 guard let job else {
+                    if await encodeAnyChunk(worker: worker) { continue }
                     if ContinuousClock.now - lastReclaim > min(lease / 3, .seconds(5)) {
                         await reclaimLeases()
                         lastReclaim = .now

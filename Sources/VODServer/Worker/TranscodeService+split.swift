@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import VODCatalog
+import VODEngine
+
+extension TranscodeService {
+    /// The split of a leased title into chunks, when the policy splits a title this long and it has a picture.
+    func splitTitle(_ job: JobLease, output: String, cancellation: CancellationFlag) async throws -> SplitTitle? {
+        guard split.splits(duration: job.item.duration), let after = split.after else { return nil }
+        let options = transcoder.options
+        let split = self.split
+        return try await DedicatedThread.run("vod.split", cancellation: cancellation) {
+            try SplitTitle.plan(input: job.item.sourcePath, outputDirectory: output, options: options, splitAfter: after,
+                                chunkSeconds: split.chunkSeconds, firstChunkSeconds: split.firstChunkSeconds,
+                                cancellation: cancellation)
+        }
+    }
+
+    /// Coordinates a split title: queues its chunks for every worker, encodes its tracks, takes its own chunks
+    /// while others take theirs, publishes the chunks done from the start as they land (playable from the
+    /// first), and writes the final playlists. A chunk that failed for good fails the title with its reason.
+    func coordinate(_ title: SplitTitle, job: JobLease, output: String, worker: WorkerIdentity, reporter: ProgressReporter,
+                    cancellation: CancellationFlag, logger: Logger) async throws -> TranscodeResult {
+        let catalog = library.catalog
+        guard try await catalog.addChunks(job, outputPath: output, specs: try title.chunks.map { try $0.json }) else {
+            throw LeaseLost()
+        }
+        logger.info("title split", metadata: ["chunks": "\(title.chunks.count)"])
+        let tracks = Task { try await DedicatedThread.run("vod.tracks", cancellation: cancellation) { try title.readTracks() } }
+        defer { cancellation.cancel() }
+        var published = 0
+        var lastReclaim = ContinuousClock.now
+        while true {
+            try Task.checkCancellation()
+            // A chunk whose worker died goes back to the queue after its lease, also while every worker is busy.
+            if ContinuousClock.now - lastReclaim > min(lease / 3, .seconds(5)) {
+                await reclaimLeases()
+                lastReclaim = .now
+            }
+            if let chunk = try await catalog.claimNextChunk(worker: worker.id, lease: lease, mediaID: job.id) {
+                await encode(chunk, input: job.item.sourcePath, logger: logger)
+            }
+            let chunks = try await catalog.chunks(of: job.id)
+            if let failed = chunks.first(where: { $0.status == .failed }) {
+                throw MediaError.invalid("chunk \(failed.index + 1) of \(chunks.count) failed: \(failed.error ?? "no reason given")")
+            }
+            let leading = chunks.prefix { $0.status == .done }.count
+            let segments = try await DedicatedThread.run("vod.publish") { try title.publish(completedChunks: leading) }
+            if segments > published {
+                if published == 0, try await catalog.markPlayable(job, hlsPath: output) { logger.info("first chunk published; playable") }
+                published = segments
+            }
+            let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
+            reporter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
+                                              rungs: title.chunks[0].rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
+            if leading == chunks.count { break }
+            if !chunks.contains(where: { $0.status == .pending }) { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        try await tracks.value
+        let result = try await DedicatedThread.run("vod.stitch") { try title.finish() }
+        try await catalog.removeChunks(of: job.id)
+        return result
+    }
+
+    /// Encodes one leased chunk of `input` under its lease, and records the outcome: done, back to the queue
+    /// (graceful shutdown), or a failed attempt, retried alone until `maxAttempts`.
+    func encode(_ chunk: ChunkLease, input: String, logger: Logger) async {
+        let catalog = library.catalog
+        var logger = logger
+        logger[metadataKey: "media.id"] = "\(chunk.chunk.mediaID)"
+        logger[metadataKey: "chunk"] = "\(chunk.chunk.index)"
+        let keeper = LeaseKeeper(chunk: chunk, catalog: catalog, lease: lease)
+        do {
+            let spec = try ChunkSpec(json: chunk.chunk.specJSON)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await keeper.run() }
+                group.addTask {
+                    try await transcoder.encodeChunk(input: input, outputDirectory: chunk.chunk.outputPath, chunk: spec)
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+            if try await catalog.markChunkDone(chunk) {
+                logger.debug("chunk encoded")
+            }
+        } catch is LeaseLost {
+            logger.notice("chunk lease lost; its output is left to the next attempt")
+        } catch let error where Self.isCancellation(error) {
+            await detached { try await catalog.requeueChunk(chunk) }
+        } catch {
+            let reason = Self.reason(for: error)
+            let logger = logger
+            await detached {
+                let status = try await catalog.markChunkFailed(chunk, reason: reason, maxAttempts: maxAttempts)
+                logger.warning("chunk failed", metadata: ["reason": "\(reason)", "now": "\(status.map(\.rawValue) ?? "lease lost")"])
+            }
+        }
+    }
+
+    /// Claims a chunk of any title and encodes it; false when no chunk is waiting.
+    func encodeAnyChunk(worker: WorkerIdentity) async -> Bool {
+        let catalog = library.catalog
+        do {
+            guard let chunk = try await catalog.claimNextChunk(worker: worker.id, lease: lease, mediaID: nil) else { return false }
+            guard let item = try await catalog.media(id: chunk.chunk.mediaID) else { return true }
+            await encode(chunk, input: item.sourcePath, logger: logger)
+            return true
+        } catch {
+            logger.error("claiming a chunk failed", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VODCatalog
+import VODConformance
+import VODServer
+import VODTestSupport
+
+/// A long upload is split into chunks in the queue: the worker that holds the title takes them with any other
+/// worker, the title is playable from its first chunk, a chunk whose worker died is retried alone, and a chunk
+/// that fails for good fails its title with the reason.
+@Suite struct SplitTitleServiceTests {
+    /// A server with one in-process worker that splits titles longer than 20 s into 12 s chunks, with a 3 s lease.
+    static func app(_ test: TestLibrary) -> some ApplicationProtocol {
+        test.app { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            configuration.lease = .seconds(3)
+            configuration.split = SplitPolicy(after: 20, chunkSeconds: 12)
+            configuration.transcodeOptions.preset = "superfast"
+        }
+    }
+
+    /// Uploads a 62 s clip to `server`, then claims one of its chunks as a worker of the test's own would, under
+    /// `lease`, once the title is split: the worker that will stop or fail.
+    static func uploadAndTakeAChunk(_ test: TestLibrary, server: String, lease: Duration) async throws -> (id: Int64, chunk: ChunkLease) {
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
+        let id = try await test.curlUpload(clip, title: "Long", to: server)
+        var ghost: ChunkLease?
+        try await waitUntil("a chunk is waiting for a worker") {
+            ghost = try await test.catalog.claimNextChunk(worker: "ghost", lease: lease, mediaID: id)
+            return ghost != nil
+        }
+        return (id, try #require(ghost))
+    }
+
+    @Test func aLongUploadIsPlayableFromItsFirstChunkAndAChunkWhoseWorkerDiedIsRetriedAlone() async throws {
+        let test = try TestLibrary()
+        try await Self.app(test).test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let (id, stalled) = try await Self.uploadAndTakeAChunk(test, server: server, lease: .seconds(2))
+            try await waitUntil("media \(id) is playable", timeout: 60) {
+                let item = try #require(try await test.catalog.media(id: id))
+                return item.isPlayable || item.status == .failed
+            }
+            #expect(try await test.status(of: id) == .processing)
+            var attempts: [Int] = []
+            try await waitUntil("the stalled chunk is taken back and done", timeout: 60) {
+                let chunks = try await test.catalog.chunks(of: id)
+                if chunks.isEmpty { return true }
+                attempts = chunks.map(\.attempts)
+                return chunks[stalled.chunk.index].status == .done
+            }
+            try await waitUntil("media \(id) is ready or failed") { [.ready, .failed].contains(try await test.status(of: id)) }
+            let item = try #require(try await test.catalog.media(id: id))
+            #expect(item.status == .ready, "\(item.error ?? "")")
+            #expect(attempts.count == 6 && attempts[stalled.chunk.index] == 2
+                    && attempts.enumerated().allSatisfy { $0.offset == stalled.chunk.index || $0.element == 1 },
+                    "the chunk whose worker stopped was tried again, and only it: \(attempts)")
+            #expect(try await test.catalog.markChunkDone(stalled) == false, "the late worker's chunk is fenced off")
+            #expect(try await test.catalog.chunks(of: id).isEmpty)
+
+            let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+            let report = HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8"))
+            #expect(report.violations.map(\.description) == [])
+            let master = try String(contentsOf: folder.appendingPathComponent("master.m3u8"), encoding: .utf8)
+            #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO"), "the sound is one rendition, encoded once")
+            let segments = try String(contentsOf: folder.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
+                .components(separatedBy: "#EXTINF:").count - 1
+            #expect(segments == 11, "62 s in 6 s segments")
+            let frames = try await offPool {
+                try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                                     "stream=nb_read_frames", "-of", "csv=p=0", "\(server)/api/media/\(id)/stream"])
+            }
+            let count = frames.standardOutput.split(whereSeparator: { !$0.isNumber }).first.flatMap { Int($0) }
+            #expect(count == Int((try #require(item.duration) * 30).rounded()) && count ?? 0 >= 1860,
+                    "every picture of the 62 s source, on the player's way through the master: \(frames.standardOutput)")
+        }
+    }
+
+    @Test func aChunkThatFailsForGoodFailsItsTitleWithTheReason() async throws {
+        let test = try TestLibrary()
+        try await Self.app(test).test(.live) { client in
+            let (id, failing) = try await Self.uploadAndTakeAChunk(test, server: "http://127.0.0.1:\(try #require(client.port))",
+                                                                    lease: .seconds(30))
+            #expect(try await test.catalog.markChunkFailed(failing, reason: "the disk is full", maxAttempts: 1) == .failed)
+            try await waitUntil("media \(id) fails") { try await test.status(of: id) == .failed }
+            let item = try #require(try await test.catalog.media(id: id))
+            #expect(item.error == "Transcoding failed: chunk \(failing.chunk.index + 1) of 6 failed: the disk is full", "\(item.error ?? "")")
+            #expect(item.hlsPath == nil)
+            let stream = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
+            #expect(stream.status == .notFound, "a failed title's partial stream is gone")
+        }
+    }
+}
