@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VODConformance
+import VODEngine
+import VODServer
+import VODTestSupport
+
+/// The goal of progressive publishing and split and stitch: a 3-minute 1080p upload is playable within 10 s of
+/// its upload on one machine, plays to the end while it is still encoding, and ends a conformant ladder.
+@Suite struct PlayableInSecondsTests {
+    @Test func aThreeMinute1080pUploadPlaysWithinTenSecondsAndToItsEndWhileEncoding() async throws {
+        let test = try TestLibrary()
+        var source = SyntheticClip(width: 1920, height: 1080, duration: 180)
+        source.videoCodec = ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "23"]
+        let clip = try source.make(in: test.directory.url)
+        // The defaults of `vod serve`: the client-spec ladder, veryfast, titles over 120 s split, one worker.
+        let app = test.app { configuration in
+            configuration.workers = 1
+            configuration.transcodeOptions = TranscodeOptions()
+            // The test's own connection waits through the upload.
+            configuration.idleTimeout = .seconds(600)
+        }
+        try await app.test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let id = try await test.curlUpload(clip, title: "Three minutes", to: server)
+            let uploaded = ContinuousClock.now
+            let stream = "\(server)/api/media/\(id)/stream"
+            var variants: [String] = []
+            try await waitUntil("media \(id) is playable", timeout: 60) {
+                let json = try #require(try JSONSerialization.jsonObject(
+                    with: Data(buffer: try await client.execute(uri: "/api/media/\(id)", method: .get).body)) as? [String: Any])
+                guard json["playable"] as? Bool == true else { return false }
+                let master = String(buffer: try await client.execute(uri: "/api/media/\(id)/stream", method: .get).body)
+                variants = master.split(separator: "\n").filter { $0.hasSuffix(".m3u8") && !$0.hasPrefix("#") }.map(String.init)
+                return true
+            }
+            #expect(variants.count == 2, "720p and 1080p: \(variants)")
+            for variant in variants {
+                let first = try await offPool {
+                    try ExternalTool.run("ffmpeg", ["-v", "error", "-live_start_index", "0", "-i", "\(server)/api/media/\(id)/\(variant)",
+                                                    "-map", "0:v:0", "-frames:v", "30", "-f", "null", "-"], timeout: 60)
+                }
+                #expect(first.status == 0 && first.standardError.isEmpty, "\(variant): \(first.standardError)")
+            }
+            let playable = ContinuousClock.now - uploaded
+            #expect(playable <= .seconds(10), "the first segment of every rung decoded \(playable) after the upload's 201")
+            #expect(try await test.status(of: id) == .processing, "still encoding")
+
+            let live = try await offPool { try ProgressivePublishingTests.videoFrames(stream) }
+            #expect(live.status == 0 && live.errors.isEmpty, "\(live.errors)")
+            try await waitUntil("media \(id) is ready or failed", timeout: 600) {
+                [.ready, .failed].contains(try await test.status(of: id))
+            }
+            let item = try #require(try await test.catalog.media(id: id))
+            #expect(item.status == .ready, "\(item.error ?? "")")
+            #expect(live.frames == Int((try #require(item.duration) * 30).rounded()) && live.frames >= 5400,
+                    "started while encoding, played every picture to the end: \(live.frames)")
+            let report = HLSConformance.check(masterURL: URL(fileURLWithPath: try #require(item.hlsPath)).appendingPathComponent("master.m3u8"))
+            #expect(report.violations.map(\.description) == [])
+            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+        }
+    }
+}
