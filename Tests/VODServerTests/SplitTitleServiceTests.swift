@@ -45,18 +45,17 @@ import VODTestSupport
                 return item.isPlayable || item.status == .failed
             }
             #expect(try await test.status(of: id) == .processing)
-            var attempts: [Int] = []
-            try await waitUntil("the stalled chunk is taken back and done", timeout: 60) {
-                let chunks = try await test.catalog.chunks(of: id)
-                if chunks.isEmpty { return true }
-                attempts = chunks.map(\.attempts)
-                return chunks[stalled.chunk.index].status == .done
+            // The most attempts each chunk was seen with, until the title is done and its chunks are removed.
+            var attempts = [Int](repeating: 0, count: 6)
+            try await waitUntil("media \(id) is ready or failed", timeout: 120) {
+                for chunk in try await test.catalog.chunks(of: id) { attempts[chunk.index] = max(attempts[chunk.index], chunk.attempts) }
+                return [.ready, .failed].contains(try await test.status(of: id))
             }
-            try await waitUntil("media \(id) is ready or failed") { [.ready, .failed].contains(try await test.status(of: id)) }
             let item = try #require(try await test.catalog.media(id: id))
             #expect(item.status == .ready, "\(item.error ?? "")")
-            #expect(attempts.count == 6 && attempts[stalled.chunk.index] == 2
-                    && attempts.enumerated().allSatisfy { $0.offset == stalled.chunk.index || $0.element == 1 },
+            // Ready means every chunk was done, so tried at least once.
+            #expect(attempts[stalled.chunk.index] == 2
+                    && attempts.enumerated().allSatisfy { $0.offset == stalled.chunk.index || $0.element <= 1 },
                     "the chunk whose worker stopped was tried again, and only it: \(attempts)")
             #expect(try await test.catalog.markChunkDone(stalled) == false, "the late worker's chunk is fenced off")
             #expect(try await test.catalog.chunks(of: id).isEmpty)
