@@ -21,6 +21,12 @@ enum RungPriority {
         #endif
     }
 
+    /// Lowers the calling thread like `yieldToLargestRung`, for a chunk of a split title after its first: the
+    /// first chunk makes the title playable, so where workers share a machine it gets the CPU first.
+    static func yieldToFirstChunk() {
+        yieldToLargestRung()
+    }
+
     /// The index of the rung with the most pixels, which keeps the normal priority.
     static func largest(of plan: [PlannedRung]) -> Int? {
         plan.indices.max { plan[$0].width * plan[$0].height < plan[$1].width * plan[$1].height }

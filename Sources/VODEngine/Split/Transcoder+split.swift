@@ -4,10 +4,13 @@ import VODFFmpeg
 extension Transcoder {
     /// Encodes one chunk of a split title (`SplitTitle`) into the title's folder, `outputDirectory`, on a thread
     /// of its own: its segments for every rung, then its manifest. Cancelling the task stops it within a second.
+    /// Every chunk but the first runs at a lower priority, so that on a machine whose workers share the cores
+    /// the first chunk, which makes the title playable, is done first.
     public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec) async throws {
         let cancellation = CancellationFlag()
         try await DedicatedThread.run("vod.chunk", cancellation: cancellation) {
-            try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, cancellation: cancellation)
+            if chunk.index > 0 { RungPriority.yieldToFirstChunk() }
+            return try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, cancellation: cancellation)
         }
     }
 
