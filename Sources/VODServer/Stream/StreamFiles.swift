@@ -104,15 +104,18 @@ final class StreamFiles: Sendable {
     /// ready item's folder is kept for good, a live one's for `liveStateLifetime`.
     private func root(for id: Int64) async throws -> Root {
         let now = ContinuousClock.now
-        if let known = roots.withLock({ $0[id] }), !known.isLive || now - known.checked < Self.liveStateLifetime {
+        let known = roots.withLock { $0[id] }
+        if let known, !known.isLive || now - known.checked < Self.liveStateLifetime {
             return known
         }
+        // Only a title that was served drops its cached files: forgetting scans the whole cache, which a
+        // request for an unknown or pending id must not cost.
         guard let item = try await catalog.media(id: id) else {
-            forget(id: id)
+            if known != nil { forget(id: id) }
             throw APIError.mediaNotFound
         }
         guard item.isPlayable, let hlsPath = item.hlsPath, let path = StreamFiles.realPath(hlsPath) else {
-            forget(id: id)
+            if known != nil { forget(id: id) }
             throw APIError.notReady
         }
         let root = Root(path: path, isLive: !item.isReady, checked: now)
