@@ -1,5 +1,5 @@
 /// A caption file added to a ready item after its transcode, as the catalog keeps it.
-public struct Caption: Sendable, Equatable {
+public struct Caption: Sendable, Equatable, Codable {
     public var id: Int64
     public var mediaID: Int64
     /// The RFC 5646 language tag.

@@ -73,6 +73,30 @@ public protocol MediaCatalog: Sendable {
     /// Removes every chunk of a title.
     func removeChunks(of mediaID: Int64) async throws
 
+    // Events: an append-only log of what happened to items, read by status streams and webhooks.
+    /// Records that `type` happened to `item` (as it is right after) and returns the entry; ids grow in commit
+    /// order.
+    func appendEvent(_ type: MediaEventType, item: MediaItem) async throws -> MediaEvent
+    /// The events after `id`, oldest first, at most `limit`; with `mediaID`, only that item's.
+    func events(after id: Int64, mediaID: Int64?, limit: Int) async throws -> [MediaEvent]
+    /// The id of the newest event, 0 when there is none.
+    func lastEventID() async throws -> Int64
+    /// Removes the events older than `seconds` and the deliveries done or given up on as old; returns how many
+    /// events went.
+    func pruneEvents(olderThan seconds: Double) async throws -> Int
+
+    // Webhooks: the outbox of deliveries, one per event and URL.
+    /// Queues a delivery to each of `urls` of every event after the last one queued for it, in one
+    /// transaction; a URL seen for the first time starts after the newest event. Returns how many were queued.
+    func scheduleWebhookDeliveries(urls: [String]) async throws -> Int
+    /// Leases up to `limit` pending deliveries that are due, oldest first, for `lease`; concurrent claims never
+    /// take the same delivery.
+    func claimWebhookDeliveries(worker: String, lease: Duration, limit: Int) async throws -> [WebhookDelivery]
+    /// Records an attempt of a claimed delivery and releases its lease.
+    func recordWebhookAttempt(_ delivery: WebhookDelivery, _ attempt: WebhookAttempt) async throws
+    /// The most recently changed deliveries, newest first.
+    func webhookDeliveries(limit: Int) async throws -> [WebhookDelivery]
+
     /// Records that a worker is alive, creating its entry the first time.
     func recordHeartbeat(_ heartbeat: WorkerHeartbeat) async throws
     /// Removes a worker's entry (it stopped gracefully).

@@ -1,5 +1,5 @@
 /// One row of the catalog: an uploaded or imported video and the state of its transcode.
-public struct MediaItem: Sendable, Equatable {
+public struct MediaItem: Sendable, Equatable, Codable {
     public var id: Int64
     public var title: String
     public var description: String?

@@ -96,6 +96,43 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v7: events and webhooks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        type TEXT NOT NULL,
+                        media_id INTEGER NOT NULL,
+                        item TEXT NOT NULL,
+                        created_at TEXT NOT NULL DEFAULT (\(sqlNow)),
+                        created_epoch REAL NOT NULL DEFAULT \(sqlEpoch)
+                    );
+                    CREATE INDEX events_media ON events(media_id, id);
+                    CREATE INDEX events_age ON events(created_epoch);
+                    CREATE TABLE webhook_cursors (
+                        url TEXT PRIMARY KEY,
+                        last_event_id INTEGER NOT NULL
+                    );
+                    CREATE TABLE webhook_deliveries (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        url TEXT NOT NULL,
+                        event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+                        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_at REAL NOT NULL DEFAULT \(sqlEpoch),
+                        last_status INTEGER,
+                        last_error TEXT,
+                        lease_worker TEXT,
+                        lease_expires_at REAL,
+                        created_at TEXT NOT NULL DEFAULT (\(sqlNow)),
+                        updated_at TEXT NOT NULL DEFAULT (\(sqlNow))
+                    );
+                    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+                    CREATE INDEX webhook_deliveries_recent ON webhook_deliveries(updated_at);
+                    CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -80,6 +80,40 @@ extension PostgresCatalog {
             """,
             "CREATE INDEX chunks_status ON chunks (status, media_id, idx)",
         ]),
+        ("v7: events and webhooks", [
+            """
+            CREATE TABLE events (
+                id BIGSERIAL PRIMARY KEY,
+                type TEXT NOT NULL,
+                media_id BIGINT NOT NULL,
+                item TEXT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT \(pgNow),
+                created_epoch DOUBLE PRECISION NOT NULL DEFAULT (\(pgEpoch))
+            )
+            """,
+            "CREATE INDEX events_media ON events (media_id, id)",
+            "CREATE INDEX events_age ON events (created_epoch)",
+            "CREATE TABLE webhook_cursors (url TEXT PRIMARY KEY, last_event_id BIGINT NOT NULL)",
+            """
+            CREATE TABLE webhook_deliveries (
+                id BIGSERIAL PRIMARY KEY,
+                url TEXT NOT NULL,
+                event_id BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+                status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+                attempts BIGINT NOT NULL DEFAULT 0,
+                next_attempt_at DOUBLE PRECISION NOT NULL DEFAULT (\(pgEpoch)),
+                last_status BIGINT,
+                last_error TEXT,
+                lease_worker TEXT,
+                lease_expires_at DOUBLE PRECISION,
+                created_at TEXT NOT NULL DEFAULT \(pgNow),
+                updated_at TEXT NOT NULL DEFAULT \(pgNow)
+            )
+            """,
+            "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)",
+            "CREATE INDEX webhook_deliveries_recent ON webhook_deliveries (updated_at)",
+            "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.
