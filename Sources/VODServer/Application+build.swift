@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
@@ -10,8 +11,14 @@ public func buildApplication(
     logger: Logger = Logger(label: "vod")
 ) -> some ApplicationProtocol {
     let jobs = RunningJobs()
-    let router = buildRouter(configuration: configuration, library: library, jobs: jobs)
+    let feed = EventFeed(events: library.events, logger: logger)
+    let storedJSON = StoredJSONCache()
+    let router = buildRouter(configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON)
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    let deliveries = EventDeliveryService(
+        catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
+        baseURL: configuration.unsolicitedBaseURL, storedJSON: storedJSON, logger: logger
+    )
     let protection = configuration.writeProtection
     logger.log(
         level: protection.isOpen ? .warning : .info, "write protection is \(protection.isOpen ? "off" : "on")",
@@ -19,22 +26,28 @@ public func buildApplication(
     )
     return Application(
         router: router,
-        server: .http1(
+        server: .http1WebSocketUpgrade(
             configuration: .init(
-                idleTimeout: TimeAmount(configuration.idleTimeout),
-                httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize
+                http1: .init(
+                    idleTimeout: TimeAmount(configuration.idleTimeout),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize
+                    )
                 )
-            )
+            ),
+            shouldUpgrade: EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL).shouldUpgrade
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
-        services: [workers],
+        services: [workers, deliveries],
         logger: logger
     )
 }
 
 /// The routes, behind CORS and JSON errors.
-func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs) -> Router<VODRequestContext> {
+func buildRouter(
+    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache
+) -> Router<VODRequestContext> {
+    let publicURL = configuration.publicBaseURL
     let router = Router(context: VODRequestContext.self)
     router.add(middleware: CORSHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
@@ -54,9 +67,14 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
-        publicURL: configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
+        publicURL: publicURL,
+        storedJSON: storedJSON
     ).addRoutes(to: router.group("api/media"))
+    EventsController(feed: feed, catalog: library.catalog, storedJSON: storedJSON, publicURL: publicURL)
+        .addRoutes(to: router.group("api"))
     WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/workers"))
+    WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
+        .addRoutes(to: router.group("api/webhooks"))
     return router
 }

@@ -40,6 +40,18 @@ public struct VODServerConfiguration: Sendable {
     public var lease: Duration
     /// Which titles are split into chunks that every worker can encode.
     public var split: SplitPolicy
+    /// Where status events are POSTed.
+    public var webhooks: WebhookPolicy
+
+    /// `publicURL` without a trailing slash.
+    var publicBaseURL: String? {
+        publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
+    }
+
+    /// The base of the URLs in what the server sends unasked (webhooks): `publicURL`, else its own address.
+    var unsolicitedBaseURL: String {
+        publicBaseURL ?? "http://\(["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host):\(port)"
+    }
 
     public init(
         host: String = "127.0.0.1",
@@ -58,7 +70,8 @@ public struct VODServerConfiguration: Sendable {
         shutdownTimeout: Duration = .seconds(10),
         segmentCacheSize: Int = 256 * 1024 * 1024,
         lease: Duration = .seconds(60),
-        split: SplitPolicy = SplitPolicy()
+        split: SplitPolicy = SplitPolicy(),
+        webhooks: WebhookPolicy = WebhookPolicy()
     ) {
         self.host = host
         self.port = port
@@ -77,5 +90,6 @@ public struct VODServerConfiguration: Sendable {
         self.segmentCacheSize = segmentCacheSize
         self.lease = lease
         self.split = split
+        self.webhooks = webhooks
     }
 }

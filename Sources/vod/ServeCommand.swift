@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
-            VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER and VOD_CHUNK_SECONDS. \
+            VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
+            VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET and VOD_WEBHOOK_RETRY_DELAY. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -62,6 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
+    @OptionGroup var webhooks: WebhookOptions
+
     func validate() throws {
         guard try resolvedPort() >= 0, try resolvedPort() <= 65535 else { throw ValidationError("--port must be 0…65535.") }
         guard try resolvedWorkers() >= 0 else { throw ValidationError("--workers cannot be negative.") }
@@ -92,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
             shutdownTimeout: .seconds(try resolvedShutdownTimeout()),
             segmentCacheSize: Int(try resolvedSegmentCacheSize()),
             lease: .seconds(try queue.resolvedLease()),
-            split: try queue.splitPolicy()
+            split: try queue.splitPolicy(),
+            webhooks: try webhooks.webhookPolicy()
         )
         let library = try await storage.library(logger: logger)
         logger.info(

@@ -11,7 +11,7 @@ struct MediaController: Sendable {
     let writeProtection: WriteProtection
     let publicURL: String?
     /// Decoded probe summaries and variants of the rows served lately.
-    let storedJSON = StoredJSONCache()
+    let storedJSON: StoredJSONCache
     /// Caption changes, one title at a time.
     let captionEdits = SerialEdits()
 
@@ -88,6 +88,7 @@ struct MediaController: Sendable {
         await jobs.cancel(id)
         streamFiles.forget(id: id)
         library.removeFiles(of: item)
+        await library.events.record(.deleted, item: item)
         context.logger.info("media deleted", metadata: ["media.id": "\(id)"])
         return Response(status: .noContent)
     }
@@ -122,8 +123,7 @@ struct MediaController: Sendable {
 
     /// `--public-url`, or the URL the client used to reach this server.
     func baseURL(for request: Request) -> String {
-        if let publicURL { return publicURL }
-        return "http://\(request.head.authority ?? "localhost")"
+        BaseURL.of(request, publicURL: publicURL)
     }
 
     private static func integer(_ value: Substring?, name: String, range: ClosedRange<Int>) throws -> Int? {

@@ -38,7 +38,7 @@ extension MediaLibrary {
             duration: probe.duration,
             probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self)
         )
-        return try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
+        let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {
                 try Self.place(file, at: stored, mode: mode)
                 return try await catalog.insert(media)
@@ -48,6 +48,8 @@ extension MediaLibrary {
                 throw error
             }
         }
+        await events.record(.created, item: item)
+        return item
     }
 
     /// Probes on NIO's thread pool: the prober blocks.

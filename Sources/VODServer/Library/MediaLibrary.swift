@@ -8,6 +8,8 @@ import VODEngine
 /// Shared by the HTTP API, the transcode workers and `vod import`.
 public struct MediaLibrary: Sendable {
     public let catalog: any MediaCatalog
+    /// Where the changes of items are recorded as status events.
+    public let events: EventRecorder
     /// The absolute path of the folder of stored originals.
     public let mediaDirectory: String
     /// The absolute path of the folder that holds one rendition folder per item.
@@ -21,6 +23,7 @@ public struct MediaLibrary: Sendable {
     public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false) throws {
         self.isShared = isShared
         self.catalog = catalog
+        self.events = EventRecorder(catalog: catalog)
         self.mediaDirectory = Self.absolute(mediaDirectory)
         self.outputDirectory = Self.absolute(outputDirectory)
         for folder in [self.mediaDirectory, self.outputDirectory] {

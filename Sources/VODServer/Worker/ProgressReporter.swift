@@ -13,14 +13,15 @@ final class ProgressReporter: Sendable {
         latest.withLock { $0 = progress }
     }
 
-    /// Writes the latest progress, when it changed, every `interval` seconds until the task is cancelled.
-    func run(_ job: JobLease, catalog: any MediaCatalog, interval: Duration) async {
+    /// Writes the latest progress, when it changed, every `interval` seconds until the task is cancelled, and
+    /// records each write as a `media.progress` event.
+    func run(_ job: JobLease, catalog: any MediaCatalog, events: EventRecorder, interval: Duration) async {
         var written: TranscodeProgress?
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             guard let progress = latest.withLock({ $0 }), progress != written else { continue }
             written = progress
-            _ = try? await Self.write(progress, of: job, to: catalog)
+            if (try? await Self.write(progress, of: job, to: catalog)) == true { await events.record(.progress, id: job.id) }
         }
     }
 

@@ -14,6 +14,8 @@ extension TranscodeService {
         logger[metadataKey: "worker"] = "\(worker.id)"
         logger.info("transcode started", metadata: ["attempt": "\(job.item.attempts)", "lease": "\(job.token)", "source": "\(job.item.sourceFileName)"])
         let catalog = library.catalog
+        let events = library.events
+        await events.record(.processing, item: job.item)
         let output = library.outputFolder(for: job.id, generation: job.token)
         let reporter = ProgressReporter()
         let jobLogger = logger
@@ -24,7 +26,7 @@ extension TranscodeService {
         do {
             let result = try await withThrowingTaskGroup(of: TranscodeResult?.self) { group in
                 group.addTask {
-                    await reporter.run(job, catalog: catalog, interval: progressInterval)
+                    await reporter.run(job, catalog: catalog, events: events, interval: progressInterval)
                     return nil
                 }
                 group.addTask {
@@ -67,7 +69,9 @@ extension TranscodeService {
             logger.notice("transcode interrupted; job requeued")
         } catch {
             let reason = Self.reason(for: error)
-            await detached { _ = try await catalog.markFailed(job, reason: reason) }
+            await detached {
+                if try await catalog.markFailed(job, reason: reason) { await events.record(.failed, id: job.id) }
+            }
             logger.error("transcode failed", metadata: ["reason": "\(reason)"])
         }
     }
@@ -75,7 +79,10 @@ extension TranscodeService {
     /// Makes the item playable from the renditions published so far, while its lease is still this job's.
     private func publish(_ job: JobLease, output: String, logger: Logger) async {
         do {
-            if try await library.catalog.markPlayable(job, hlsPath: output) { logger.info("first segments published; playable") }
+            if try await library.catalog.markPlayable(job, hlsPath: output) {
+                logger.info("first segments published; playable")
+                await library.events.record(.playable, id: job.id)
+            }
         } catch {
             logger.warning("marking the item playable failed", metadata: ["error": "\(error)"])
         }
@@ -91,10 +98,12 @@ extension TranscodeService {
             duration: result.duration,
             variantsJSON: String(decoding: try encoder.encode(result.variants), as: UTF8.self)
         )
-        if try await !library.catalog.markReady(job, result: completed) {
+        guard try await library.catalog.markReady(job, result: completed) else {
             try? FileManager.default.removeItem(atPath: output)
             logger.notice("the job's lease ended (item deleted or taken over); output removed")
+            return
         }
+        await library.events.record(.ready, id: job.id)
     }
 
     static func isCancellation(_ error: any Error) -> Bool {

@@ -47,7 +47,10 @@ extension TranscodeService {
             let leading = chunks.prefix { $0.status == .done }.count
             let segments = try await DedicatedThread.run("vod.publish") { try title.publish(completedChunks: leading) }
             if segments > published {
-                if published == 0, try await catalog.markPlayable(job, hlsPath: output) { logger.info("first chunk published; playable") }
+                if published == 0, try await catalog.markPlayable(job, hlsPath: output) {
+                    logger.info("first chunk published; playable")
+                    await library.events.record(.playable, id: job.id)
+                }
                 published = segments
             }
             let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))

@@ -81,6 +81,7 @@ public struct TranscodeService: Service {
             let chunks = try await catalog.reclaimChunkLeases(maxAttempts: maxAttempts, deadWorkers: dead)
             for worker in dead { try await catalog.removeWorker(id: worker) }
             library.removeOutput(of: report.expired)
+            for id in report.failed { await library.events.record(.failed, id: id) }
             if !report.isEmpty || chunks > 0 {
                 logger.notice("took back jobs whose worker stopped", metadata: [
                     "requeued": "\(report.requeued)", "failed": "\(report.failed)", "chunks": "\(chunks)",

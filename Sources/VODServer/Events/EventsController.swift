@@ -1,0 +1,66 @@
+import Hummingbird
+import ServiceLifecycle
+import VODCatalog
+
+/// `GET /api/events` and `GET /api/media/:id/events`: status events as Server-Sent Events streams.
+///
+/// A client that reconnects with `Last-Event-ID` (or `?last_event_id=`, for the first connection) gets every
+/// event after that one, then the new ones; without it, the new ones only. A comment line keeps the stream
+/// alive every 15 s of silence. Streams end at graceful shutdown, and clients reconnect.
+struct EventsController: Sendable {
+    let feed: EventFeed
+    let catalog: any MediaCatalog
+    let storedJSON: StoredJSONCache
+    let publicURL: String?
+
+    func addRoutes(to api: RouterGroup<VODRequestContext>) {
+        api.get("events") { request, _ in try await stream(request, mediaID: nil) }
+        api.get("media/:id/events") { request, context in
+            let id = try MediaController.id(context)
+            if try await catalog.media(id: id) == nil, try Self.lastEventID(request) == nil { throw APIError.mediaNotFound }
+            return try await stream(request, mediaID: id)
+        }
+    }
+
+    private func stream(_ request: Request, mediaID: Int64?) async throws -> Response {
+        let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
+        let baseURL = BaseURL.of(request, publicURL: publicURL)
+        let storedJSON = self.storedJSON
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .accelBuffering: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            try await withGracefulShutdownHandler {
+                for await delivery in subscription.deliveries {
+                    switch delivery {
+                    case .event(let event):
+                        try await writer.write(ByteBuffer(string: try EventMessage(event, baseURL: baseURL, storedJSON: storedJSON).serverSentEvent))
+                    case .keepAlive:
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                }
+            } onGracefulShutdown: {
+                subscription.end()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The event a reconnecting client saw last: the `Last-Event-ID` header, else the `last_event_id` parameter.
+    static func lastEventID(_ request: Request) throws -> Int64? {
+        guard let value = request.headers[.lastEventID] ?? request.uri.queryParameters["last_event_id"].map(String.init)
+        else { return nil }
+        guard let id = Int64(value), id >= 0 else {
+            throw APIError.badRequest("Last-Event-ID must be the id of an event, a whole number")
+        }
+        return id
+    }
+}
+
+extension HTTPFields.Element.Name {
+    /// `Last-Event-ID`: the id of the last event a reconnecting Server-Sent Events client received.
+    static var lastEventID: Self { Self("Last-Event-ID")! }
+    /// `X-Accel-Buffering`: "no" asks a proxy in front (nginx) to pass a stream on as it comes.
+    static var accelBuffering: Self { Self("X-Accel-Buffering")! }
+}
