@@ -93,6 +93,7 @@ let package = Package(
             "VODPostgres",
             "VODTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
+import VODEngine
 import VODCatalog
 
 /// POSTs each status event to every webhook URL through the catalog's outbox, and keeps the event log to a week.
@@ -42,19 +43,27 @@ struct EventDeliveryService: Service {
         if !policy.urls.isEmpty {
             logger.info("webhooks on", metadata: ["urls": "\(policy.urls)", "signed": "\(policy.secret != nil)"])
         }
-        await cancelWhenGracefulShutdown { await work(client) }
+        // Graceful shutdown lets the deliveries in flight finish and record how they went, so that none keeps a
+        // lease a restarted server would wait out.
+        let stopping = CancellationFlag()
+        await withGracefulShutdownHandler {
+            await work(client, stopping: stopping)
+        } onGracefulShutdown: {
+            stopping.cancel()
+            wakeups.wakeAll()
+        }
         try await client.shutdown()
     }
 
-    private func work(_ client: HTTPClient) async {
+    private func work(_ client: HTTPClient, stopping: CancellationFlag) async {
         var lastPrune: ContinuousClock.Instant?
-        while !Task.isCancelled {
+        while !Task.isCancelled, !stopping.isCancelled {
             if lastPrune.map({ ContinuousClock.now - $0 > Self.pruneInterval }) ?? true {
                 await prune()
                 lastPrune = .now
             }
             guard !policy.urls.isEmpty else {
-                try? await Task.sleep(for: Self.pruneInterval)
+                await wakeups.sleep(upTo: .seconds(1))
                 continue
             }
             var claimed: [WebhookDelivery] = []
