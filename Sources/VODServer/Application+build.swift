@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -15,6 +16,7 @@ public func buildApplication(
     let storedJSON = StoredJSONCache()
     let router = buildRouter(configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON)
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    let webSocket = EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL)
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
         baseURL: configuration.unsolicitedBaseURL, storedJSON: storedJSON, logger: logger
@@ -26,17 +28,7 @@ public func buildApplication(
     )
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            configuration: .init(
-                http1: .init(
-                    idleTimeout: TimeAmount(configuration.idleTimeout),
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize
-                    )
-                )
-            ),
-            shouldUpgrade: EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL).shouldUpgrade
-        ),
+        server: webSocketServer(configuration: configuration, webSocket: webSocket),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
         services: [workers, deliveries],
         logger: logger
@@ -77,4 +69,23 @@ func buildRouter(
     WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/webhooks"))
     return router
+}
+
+/// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads.
+private func webSocketServer(configuration: VODServerConfiguration, webSocket: EventsWebSocket) -> HTTPServerBuilder {
+    let idleTimeout = TimeAmount(configuration.idleTimeout)
+    let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+        http1: .init(
+            idleTimeout: idleTimeout,
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize
+            )
+        )
+    )
+    return HTTPServerBuilder { responder in
+        GuardedWebSocketChannel(
+            base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel, shouldUpgrade: webSocket.shouldUpgrade),
+            idleTimeout: idleTimeout
+        )
+    }
 }

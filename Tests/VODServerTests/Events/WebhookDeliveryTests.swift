@@ -57,6 +57,13 @@ import VODTestSupport
             #expect(data["id"] as? Int == Int(id) && data["title"] as? String == "Hooked")
         }
         let ready = try #require(checking.requests.first { $0.eventType == "media.ready" })
+        let bodyFile = test.directory.url.appendingPathComponent("ready.json")
+        try Data(ready.body).write(to: bodyFile)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Webhooks/verify.py").path
+        let verdicts = try [secret, secret + "x"].map { key in
+            try ExternalTool.require("python3", [script, try #require(ready.signature), bodyFile.path, key]).standardOutput
+        }
+        #expect(verdicts == ["True\n", "False\n"], "the README's Python receiver agrees")
         #expect((ready.json["data"] as? [String: Any])?["ready?"] as? Bool == true)
 
         let listing = try ExternalTool.require("curl", ["-sf", "\(server.url)/api/webhooks/deliveries?limit=1000"])
