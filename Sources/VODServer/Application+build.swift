@@ -10,7 +10,8 @@ public func buildApplication(
     logger: Logger = Logger(label: "vod")
 ) -> some ApplicationProtocol {
     let jobs = RunningJobs()
-    let router = buildRouter(configuration: configuration, library: library, jobs: jobs)
+    let uploads = TusStore(mediaDirectory: library.mediaDirectory, expiry: configuration.uploadExpiry / .seconds(1))
+    let router = buildRouter(configuration: configuration, library: library, jobs: jobs, uploads: uploads)
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
     let protection = configuration.writeProtection
     logger.log(
@@ -28,15 +29,18 @@ public func buildApplication(
             )
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
-        services: [workers],
+        services: [workers, TusExpiryService(store: uploads, logger: logger)],
         logger: logger
     )
 }
 
-/// The routes, behind CORS and JSON errors.
-func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs) -> Router<VODRequestContext> {
+/// The routes, behind CORS and JSON errors; `uploads` holds the resumable uploads of `/api/uploads`.
+func buildRouter(
+    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, uploads: TusStore
+) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
-    router.add(middleware: CORSHeadersMiddleware())
+    let publicURL = configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
+    router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path]))
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
@@ -54,9 +58,11 @@ func buildRouter(configuration: VODServerConfiguration, library: MediaLibrary, j
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
-        publicURL: configuration.publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
+        publicURL: publicURL
     ).addRoutes(to: router.group("api/media"))
     WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/workers"))
+    TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize,
+                  writeProtection: configuration.writeProtection, publicURL: publicURL).addRoutes(to: router.group("api/uploads"))
     return router
 }

@@ -40,6 +40,8 @@ public struct VODServerConfiguration: Sendable {
     public var lease: Duration
     /// Which titles are split into chunks that every worker can encode.
     public var split: SplitPolicy
+    /// How long a resumable upload (`/api/uploads`) lives after its last chunk before it expires.
+    public var uploadExpiry: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -58,7 +60,8 @@ public struct VODServerConfiguration: Sendable {
         shutdownTimeout: Duration = .seconds(10),
         segmentCacheSize: Int = 256 * 1024 * 1024,
         lease: Duration = .seconds(60),
-        split: SplitPolicy = SplitPolicy()
+        split: SplitPolicy = SplitPolicy(),
+        uploadExpiry: Duration = .seconds(24 * 3600)
     ) {
         self.host = host
         self.port = port
@@ -77,5 +80,6 @@ public struct VODServerConfiguration: Sendable {
         self.segmentCacheSize = segmentCacheSize
         self.lease = lease
         self.split = split
+        self.uploadExpiry = uploadExpiry
     }
 }

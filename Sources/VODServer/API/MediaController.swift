@@ -122,8 +122,7 @@ struct MediaController: Sendable {
 
     /// `--public-url`, or the URL the client used to reach this server.
     func baseURL(for request: Request) -> String {
-        if let publicURL { return publicURL }
-        return "http://\(request.head.authority ?? "localhost")"
+        request.baseURL(publicURL: publicURL)
     }
 
     private static func integer(_ value: Substring?, name: String, range: ClosedRange<Int>) throws -> Int? {
