@@ -10,12 +10,13 @@ extension TusController {
         guard let text = request.headers[.uploadOffset], text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let offset = Int64(text)
         else { throw APIError.badRequest("Upload-Offset must be the offset in bytes the chunk starts at") }
-        let id = try namedUpload(context).id
-        return try await store.withLock(id) {
+        let found = try namedUpload(context)
+        guard !found.isComplete else { throw APIError.offsetMismatch(expected: found.length) }
+        return try await store.withLock(found.id) {
             // Read again under the lock: a request that held it may have moved the upload on.
-            guard let upload = store.upload(id) else { throw APIError.uploadNotFound }
+            guard let upload = store.upload(found.id) else { throw APIError.uploadNotFound }
             let current = store.offset(of: upload)
-            guard offset == current, !upload.isComplete else { throw APIError.offsetMismatch(expected: current) }
+            guard offset == current else { throw APIError.offsetMismatch(expected: current) }
             let written = try await append(request, to: upload, at: offset, hasBytes: true, context: context)
             return progress(of: written, request: request, status: .noContent)
         }

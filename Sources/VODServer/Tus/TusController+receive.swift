@@ -21,7 +21,8 @@ extension TusController {
             ) { handle in
                 var end = offset
                 var digest = checksum
-                for try await chunk in request.body {
+                var body = request.body.makeAsyncIterator()
+                while let chunk = try await Self.next(of: &body) {
                     guard Int64(chunk.readableBytes) <= upload.length - end else { throw APIError.beyondLength(upload.length) }
                     try await handle.write(contentsOf: chunk, toAbsoluteOffset: end)
                     chunk.withUnsafeReadableBytes { digest?.update($0) }
@@ -35,6 +36,18 @@ extension TusController {
             if verified || error as? APIError == .beyondLength(upload.length) { truncate(path, off_t(offset)) }
             if error is IncompleteUpload { throw APIError.badRequest("The chunk ended before it was complete") }
             throw StorageFault(error)?.uploadError ?? error
+        }
+    }
+
+    /// The body's next chunk. A body that breaks off (the client went away) is an `IncompleteUpload`; the
+    /// refusals of the middleware that wrap it (signature, rate) stay what they are.
+    private static func next(of body: inout RequestBody.AsyncIterator) async throws -> ByteBuffer? {
+        do {
+            return try await body.next()
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw IncompleteUpload()
         }
     }
 }

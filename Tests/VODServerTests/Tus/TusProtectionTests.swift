@@ -68,6 +68,36 @@ import VODTestSupport
         }
     }
 
+    @Test func aSecondWriterIsRefusedWhileTheFirstWrites() async throws {
+        let test = try TestLibrary()
+        let bytes = (0..<500).map { UInt8($0 % 223) }
+        try await test.app().test(.live) { client in
+            let path = try await client.createUpload(length: 1000)
+            let head = RawHTTP.head("PATCH", path, [
+                "Tus-Resumable: 1.0.0", "Upload-Offset: 0", "Content-Length: 500", "Content-Type: application/offset+octet-stream",
+            ])
+            async let slow = RawHTTP(port: try #require(client.port)).send(head, body: Array(bytes[0..<200]), limit: 3)
+            try await waitUntil("the first writer has written", timeout: 10) {
+                try await client.tus(path, .head).headers[.uploadOffset] == "200"
+            }
+            for offset in [0, 200] {
+                let second = try await client.patch(path, offset: offset, Array(bytes[offset..<offset + 100]))
+                #expect(second.status.code == 423, "offset \(offset)")
+                #expect(second.body.text == #"{"error":"Another request is writing this upload"}"#)
+            }
+            _ = try await slow
+            var resumed: TestResponse?
+            try await waitUntil("the first writer lets go", timeout: 10) {
+                resumed = try await client.patch(path, offset: 200, Array(bytes[200..<500]))
+                return resumed?.status == .noContent
+            }
+            #expect(resumed?.headers[.uploadOffset] == "500")
+            let id = String(path.dropFirst("/api/uploads/".count))
+            let data = try Data(contentsOf: URL(fileURLWithPath: "\(test.mediaDirectory)/.uploads/\(id).bin"))
+            #expect(Array(data) == bytes, "the two writers never interleaved")
+        }
+    }
+
     @Test func oneRequestAtATimeWritesAnUpload() async throws {
         let test = try TestLibrary()
         let store = TusStore(mediaDirectory: test.mediaDirectory, expiry: 60)
