@@ -73,9 +73,7 @@ import VODTestSupport
         let bytes = (0..<500).map { UInt8($0 % 223) }
         try await test.app().test(.live) { client in
             let path = try await client.createUpload(length: 1000)
-            let head = RawHTTP.head("PATCH", path, [
-                "Tus-Resumable: 1.0.0", "Upload-Offset: 0", "Content-Length: 500", "Content-Type: application/offset+octet-stream",
-            ])
+            let head = RawHTTP.tusPatch(path, offset: 0, length: 500)
             async let slow = RawHTTP(port: try #require(client.port)).send(head, body: Array(bytes[0..<200]), limit: 3)
             try await waitUntil("the first writer has written", timeout: 10) {
                 try await client.tus(path, .head).headers[.uploadOffset] == "200"

@@ -167,10 +167,7 @@ import VODTestSupport
             let raw = RawHTTP(port: try #require(client.port))
             /// Sends the head of a 500-byte chunk at `offset` and `sent` bytes of it, then goes away.
             func cut(at offset: Int, sent: Int, _ extra: [String] = []) async throws {
-                let head = RawHTTP.head("PATCH", path, [
-                    "Tus-Resumable: 1.0.0", "Upload-Offset: \(offset)", "Content-Length: 500",
-                    "Content-Type: application/offset+octet-stream",
-                ] + extra)
+                let head = RawHTTP.tusPatch(path, offset: offset, length: 500, extra)
                 let outcome = try await raw.send(head, body: Array(bytes[offset..<offset + sent]), limit: 1)
                 #expect(outcome.status == nil, "the server waits for the rest of the chunk")
             }

@@ -54,3 +54,13 @@ enum TusWire {
         return try Data(contentsOf: URL(fileURLWithPath: "\(file.path).sha1")).base64EncodedString()
     }
 }
+
+extension RawHTTP {
+    /// The head of a tus `PATCH` of `length` bytes at `offset`, for chunks sent over a plain socket.
+    static func tusPatch(_ path: String, offset: Int, length: Int, _ extra: [String] = []) -> [UInt8] {
+        head("PATCH", path, [
+            "Tus-Resumable: 1.0.0", "Upload-Offset: \(offset)", "Content-Length: \(length)",
+            "Content-Type: application/offset+octet-stream",
+        ] + extra)
+    }
+}
