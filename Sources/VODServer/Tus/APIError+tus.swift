@@ -7,6 +7,10 @@ extension APIError {
     static var tusVersionUnsupported: APIError {
         .http(.preconditionFailed, message: "Send Tus-Resumable: \(TusHeaders.version), the only version supported")
     }
+    /// 415: bytes of an upload come as `application/offset+octet-stream`.
+    static var notOffsetStream: APIError {
+        .http(.unsupportedMediaType, message: "Send the upload's bytes as Content-Type: \(TusHeaders.offsetContentType)")
+    }
     /// 409: `Upload-Offset` is not where the upload stands.
     static func offsetMismatch(expected: Int64) -> APIError {
         .conflict("Upload-Offset must be the upload's current offset, \(expected)")

@@ -6,10 +6,10 @@ extension TusController {
     /// (409 otherwise), one request at a time (423 for a second). The chunk that completes the upload makes it
     /// a media item, named by `Media-Id` and `Location`.
     @Sendable func patch(_ request: Request, context: VODRequestContext) async throws -> Response {
-        guard Self.carriesBytes(request) else { throw APIError.unsupportedContentType(request.headers[.contentType]) }
-        guard let text = request.headers[.uploadOffset], text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            let offset = Int64(text)
-        else { throw APIError.badRequest("Upload-Offset must be the offset in bytes the chunk starts at") }
+        guard Self.carriesBytes(request) else { throw APIError.notOffsetStream }
+        guard let offset = Self.byteCount(request.headers[.uploadOffset]) else {
+            throw APIError.badRequest("Upload-Offset must be the offset in bytes the chunk starts at")
+        }
         let found = try namedUpload(context)
         guard !found.isComplete else { throw APIError.offsetMismatch(expected: found.length) }
         return try await store.withLock(found.id) {

@@ -40,15 +40,15 @@ struct TusController: Sendable {
     /// `POST /api/uploads`: creates an upload of `Upload-Length` bytes, and writes the body's bytes when it
     /// has some (`Content-Type: application/offset+octet-stream`). When anything fails, no upload is left.
     @Sendable func create(_ request: Request, context: VODRequestContext) async throws -> Response {
-        guard let text = request.headers[.uploadLength], text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            let length = Int64(text)
-        else { throw APIError.badRequest("Upload-Length must be the upload's size in bytes") }
+        guard let length = Self.byteCount(request.headers[.uploadLength]) else {
+            throw APIError.badRequest("Upload-Length must be the upload's size in bytes")
+        }
         guard length <= maxUploadSize else { throw APIError.uploadTooLarge(limit: maxUploadSize) }
         let hasBytes = Self.carriesBytes(request)
         if !hasBytes {
             // Read even an empty body, so that a signature covering it is checked before anything is created.
             for try await chunk in request.body where chunk.readableBytes > 0 {
-                throw APIError.unsupportedContentType(request.headers[.contentType])
+                throw APIError.notOffsetStream
             }
         }
         let created = try store.create(length: length, metadata: request.headers[.uploadMetadata])
@@ -104,6 +104,12 @@ struct TusController: Sendable {
             response.headers[.location] = "\(request.baseURL(publicURL: publicURL))/api/media/\(mediaID)"
         }
         return response
+    }
+
+    /// A header value of decimal digits only, such as `Upload-Length`, as a number of bytes.
+    static func byteCount(_ value: String?) -> Int64? {
+        guard let value, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(value)
     }
 
     /// Whether the request's body is bytes of the upload.

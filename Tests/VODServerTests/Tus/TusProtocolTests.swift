@@ -116,6 +116,7 @@ import VODTestSupport
                 path, .patch, [.uploadOffset: "100", .contentType: "application/octet-stream"], body: Array(bytes[100..<200])
             )
             #expect(wrongType.status == .unsupportedMediaType)
+            #expect(wrongType.body.text == #"{"error":"Send the upload's bytes as Content-Type: application/offset+octet-stream"}"#)
             let noOffset = try await client.tus(path, .patch, body: Array(bytes[100..<200]))
             #expect(noOffset.status == .badRequest)
             let tooMuch = try await client.patch(path, offset: 100, Array(bytes[100..<300]) + [0])
