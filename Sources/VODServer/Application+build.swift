@@ -14,7 +14,10 @@ public func buildApplication(
     let jobs = RunningJobs()
     let feed = EventFeed(events: library.events, logger: logger)
     let storedJSON = StoredJSONCache()
-    let router = buildRouter(configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON)
+    let uploads = TusStore(mediaDirectory: library.mediaDirectory, expiry: configuration.uploadExpiry / .seconds(1))
+    let router = buildRouter(
+        configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads
+    )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
     let webSocket = EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL)
     let deliveries = EventDeliveryService(
@@ -30,18 +33,19 @@ public func buildApplication(
         router: router,
         server: webSocketServer(configuration: configuration, webSocket: webSocket),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
-        services: [workers, deliveries],
+        services: [workers, deliveries, TusExpiryService(store: uploads, logger: logger)],
         logger: logger
     )
 }
 
-/// The routes, behind CORS and JSON errors.
+/// The routes, behind CORS and JSON errors; `uploads` holds the resumable uploads of `/api/uploads`.
 func buildRouter(
-    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache
+    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
+    uploads: TusStore
 ) -> Router<VODRequestContext> {
-    let publicURL = configuration.publicBaseURL
     let router = Router(context: VODRequestContext.self)
-    router.add(middleware: CORSHeadersMiddleware())
+    let publicURL = configuration.publicBaseURL
+    router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path]))
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
@@ -68,6 +72,8 @@ func buildRouter(
         .addRoutes(to: router.group("api/workers"))
     WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/webhooks"))
+    TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize,
+                  writeProtection: configuration.writeProtection, publicURL: publicURL).addRoutes(to: router.group("api/uploads"))
     return router
 }
 

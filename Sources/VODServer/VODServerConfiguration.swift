@@ -40,6 +40,8 @@ public struct VODServerConfiguration: Sendable {
     public var lease: Duration
     /// Which titles are split into chunks that every worker can encode.
     public var split: SplitPolicy
+    /// How long a resumable upload (`/api/uploads`) lives after its last chunk before it expires.
+    public var uploadExpiry: Duration
     /// Where status events are POSTed.
     public var webhooks: WebhookPolicy
 
@@ -71,6 +73,7 @@ public struct VODServerConfiguration: Sendable {
         segmentCacheSize: Int = 256 * 1024 * 1024,
         lease: Duration = .seconds(60),
         split: SplitPolicy = SplitPolicy(),
+        uploadExpiry: Duration = .seconds(24 * 3600),
         webhooks: WebhookPolicy = WebhookPolicy()
     ) {
         self.host = host
@@ -90,6 +93,7 @@ public struct VODServerConfiguration: Sendable {
         self.segmentCacheSize = segmentCacheSize
         self.lease = lease
         self.split = split
+        self.uploadExpiry = uploadExpiry
         self.webhooks = webhooks
     }
 }

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
             VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
-            VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET and VOD_WEBHOOK_RETRY_DELAY. \
+            VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET and VOD_WEBHOOK_RETRY_DELAY. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -35,6 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The largest upload, such as 500M or 10G (env VOD_MAX_UPLOAD_SIZE; default 10G).", valueName: "size"))
     var maxUploadSize: String?
+
+    @Option(help: ArgumentHelp(
+        "Seconds a resumable upload (/api/uploads) lives after its last chunk (env VOD_UPLOAD_EXPIRY; default 86400).",
+        valueName: "seconds"))
+    var uploadExpiry: Double?
 
     @Option(help: ArgumentHelp("The base URL of absolute URLs in responses, such as a CDN (env VOD_PUBLIC_URL).", valueName: "url"))
     var publicURL: String?
@@ -71,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard try resolvedJobTimeout().map({ $0 > 0 }) ?? true else { throw ValidationError("--job-timeout must be positive.") }
         guard try resolvedShutdownTimeout() >= 0 else { throw ValidationError("--shutdown-timeout cannot be negative.") }
         guard try resolvedMaxUploadSize() > 0 else { throw ValidationError("--max-upload-size must be positive.") }
+        guard try resolvedUploadExpiry() > 0 else { throw ValidationError("--upload-expiry must be positive.") }
         _ = try resolvedSegmentCacheSize()
         guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
             throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
@@ -96,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
             segmentCacheSize: Int(try resolvedSegmentCacheSize()),
             lease: .seconds(try queue.resolvedLease()),
             split: try queue.splitPolicy(),
+            uploadExpiry: .seconds(try resolvedUploadExpiry()),
             webhooks: try webhooks.webhookPolicy()
         )
         let library = try await storage.library(logger: logger)
@@ -123,6 +130,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func resolvedShutdownTimeout() throws -> Double {
         try shutdownTimeout ?? environment("VOD_SHUTDOWN_TIMEOUT").map { try Self.number($0, "VOD_SHUTDOWN_TIMEOUT") } ?? 10
+    }
+
+    private func resolvedUploadExpiry() throws -> Double {
+        try uploadExpiry ?? environment("VOD_UPLOAD_EXPIRY").map { try Self.number($0, "VOD_UPLOAD_EXPIRY") } ?? 24 * 3600
     }
 
     private func resolvedMaxUploadSize() throws -> Int64 {

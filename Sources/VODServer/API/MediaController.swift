@@ -123,7 +123,7 @@ struct MediaController: Sendable {
 
     /// `--public-url`, or the URL the client used to reach this server.
     func baseURL(for request: Request) -> String {
-        BaseURL.of(request, publicURL: publicURL)
+        request.baseURL(publicURL: publicURL)
     }
 
     private static func integer(_ value: Substring?, name: String, range: ClosedRange<Int>) throws -> Int? {

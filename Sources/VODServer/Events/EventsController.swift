@@ -24,7 +24,7 @@ struct EventsController: Sendable {
 
     private func stream(_ request: Request, mediaID: Int64?) async throws -> Response {
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
-        let baseURL = BaseURL.of(request, publicURL: publicURL)
+        let baseURL = request.baseURL(publicURL: publicURL)
         let storedJSON = self.storedJSON
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .accelBuffering: "no",

@@ -29,7 +29,7 @@ extension MediaLibrary {
 
     /// Removes what a dead process left behind: staging folders and partial uploads last changed before
     /// `start` (so work this process has begun is kept), originals with no catalog row and rendition folders of
-    /// deleted items. Run it before the transcode workers start.
+    /// deleted items. Run it before the transcode workers start. Resumable uploads (`.uploads`) are kept.
     ///
     /// On shared storage, other processes' staging folders are theirs until their lease runs out (see
     /// `removeOutput(of:)`), and only partial uploads untouched for a day are abandoned.
@@ -64,9 +64,12 @@ extension MediaLibrary {
     }
 
     /// Removes the entries of `folder` that `condition` selects, given their name and modification date.
+    /// The folder of resumable uploads is never one of them: they live on across restarts until they expire
+    /// (`TusExpiryService`).
     private func remove(in folder: String, where condition: (String, Date) -> Bool) throws -> [String] {
         let manager = FileManager.default
         return try manager.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
+            guard name != TusStore.folderName else { return nil }
             let path = "\(folder)/\(name)"
             let modified = FileStatus(path: path)?.modified ?? .distantFuture
             guard condition(name, modified) else { return nil }

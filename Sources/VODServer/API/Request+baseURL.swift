@@ -1,0 +1,10 @@
+import Hummingbird
+
+extension Request {
+    /// The base of absolute URLs in responses: `publicURL` (`--public-url` without its trailing slashes), or
+    /// the URL the client used to reach this server.
+    func baseURL(publicURL: String?) -> String {
+        if let publicURL { return publicURL }
+        return "http://\(head.authority ?? "localhost")"
+    }
+}
