@@ -1,3 +1,4 @@
+import Foundation
 import VODEngine
 
 /// How `vod serve` runs: where it listens, what it accepts and how many transcodes run at once.
@@ -40,6 +41,9 @@ public struct VODServerConfiguration: Sendable {
     public var lease: Duration
     /// Which titles are split into chunks that every worker can encode.
     public var split: SplitPolicy
+    /// Writes a finished title's poster and storyboard (`Stills.write`); tests replace it to make it fail.
+    var writeStills: @Sendable (_ titleFolder: URL, _ keyframeInterval: Double, _ cancellation: CancellationFlag) throws
+        -> StillsManifest? = { try Stills.write(titleFolder: $0, keyframeInterval: $1, cancellation: $2) }
 
     public init(
         host: String = "127.0.0.1",

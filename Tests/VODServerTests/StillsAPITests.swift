@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
+import VODEngine
 import VODTestSupport
 @testable import VODServer
 
@@ -80,6 +81,61 @@ import VODTestSupport
             #expect(cached.status == .ok && cached.headers[.eTag] == eTag && cached.body == thumbnail.body)
             let uncached = try await client.execute(uri: "/api/media/\(id)/thumbnail.jpg?time=4&width=160", method: .get)
             #expect(uncached.status == .internalServerError, "rendered afresh, and the segments are gone")
+        }
+    }
+
+    /// The media JSON of `id`, decoded.
+    static func media(_ id: Int64, client: some TestClientProtocol) async throws -> [String: Any] {
+        let response = try await client.execute(uri: "/api/media/\(id)", method: .get)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test func aSplitTitleGetsItsStillsWhenItsChunksAreStitched() async throws {
+        let test = try TestLibrary()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 26).make(in: test.directory.url)
+        let app = test.app { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            configuration.split = SplitPolicy(after: 20, chunkSeconds: 12)
+        }
+        try await app.test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let item = try await test.uploadUntilTranscoded(clip, title: "Split", to: server)
+            let folder = try #require(item.hlsPath)
+            #expect(FileManager.default.fileExists(atPath: "\(folder)/audio_0/index.m3u8"), "split: video-only rungs, the sound apart")
+            let json = try await Self.media(item.id, client: client)
+            let posterURL = try #require(json["poster_url"] as? String)
+            let poster = try await client.execute(uri: try Self.path(of: posterURL), method: .get)
+            #expect(poster.status == .ok)
+            #expect(try Self.size(of: poster.body, in: test.directory) == [320, 240])
+            let storyboard = try await client.execute(uri: "/api/media/\(item.id)/stills/storyboard.vtt", method: .get)
+            let cues = String(buffer: storyboard.body).split(separator: "\n").filter { $0.contains(" --> ") }
+            #expect(cues.count == 13, "a tile every 2 s of 26 s, across the chunks")
+            #expect(cues.last == "00:00:24.000 --> 00:00:26.000")
+        }
+    }
+
+    @Test func aTitleWhoseStillsFailIsReadyWithoutThemAndTheFailureIsLogged() async throws {
+        let test = try TestLibrary()
+        let clip = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: test.directory.url)
+        let capture = LogCapture()
+        let app = test.app(logger: capture.logger) { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            configuration.writeStills = { _, _, _ in throw MediaError.invalid("no pictures today") }
+        }
+        try await app.test(.live) { client in
+            let server = "http://127.0.0.1:\(try #require(client.port))"
+            let item = try await test.uploadUntilTranscoded(clip, title: "No pictures", to: server)
+            let json = try await Self.media(item.id, client: client)
+            #expect(json["ready?"] as? Bool == true)
+            #expect(json["poster_url"] is NSNull)
+            #expect(json["thumbnails"] is NSNull)
+            #expect(capture.text.contains("the poster and storyboard could not be written") && capture.text.contains("no pictures today"))
+            let poster = try await client.execute(uri: "/api/media/\(item.id)/poster.jpg", method: .get)
+            #expect(poster.status == .notFound)
+            let thumbnail = try await client.execute(uri: "/api/media/\(item.id)/thumbnail.jpg?time=1", method: .get)
+            #expect(thumbnail.status == .ok, "thumbnails on demand need only the renditions")
         }
     }
 

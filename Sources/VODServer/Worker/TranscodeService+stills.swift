@@ -10,9 +10,10 @@ extension TranscodeService {
         let folder = URL(fileURLWithPath: result.outputDirectory)
         let interval = transcoder.options.keyframeInterval
         let cancellation = CancellationFlag()
+        let write = stillsWriter
         do {
             let manifest = try await DedicatedThread.run("vod.stills", cancellation: cancellation) {
-                try Stills.write(titleFolder: folder, keyframeInterval: interval, cancellation: cancellation)
+                try write(folder, interval, cancellation)
             }
             if let manifest {
                 logger.info("poster and storyboard written", metadata: [
