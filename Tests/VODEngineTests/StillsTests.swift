@@ -114,6 +114,8 @@ import VODTestSupport
         let near = PictureMeasurements.meanDifference(thumbnail, same)
         #expect(near < 6, "the picture at 9.5 s: \(near)")
         #expect(near < PictureMeasurements.meanDifference(thumbnail, other) / 2, "not the one at 7 s")
+        let keyframe = try PictureMeasurements.rawFrames(["-ss", "8", "-i", clip], filters: "scale=320:180", format: "gray")
+        #expect(near < PictureMeasurements.meanDifference(thumbnail, keyframe) / 2, "not the keyframe at 8 s it is decoded from")
         let wide = try Thumbnail.render(titleFolder: title, time: 3, width: 1920)
         #expect(wide.width == 1280 && wide.height == 720, "never wider than the largest rendition")
     }

@@ -12,7 +12,7 @@ public enum Thumbnail {
 
     /// The picture shown `time` seconds into the title in `titleFolder`, `width` wide (capped at the largest
     /// rendition's width, so never upscaled) with the rendition's aspect ratio, as JPEG. It is decoded from the
-    /// smallest rendition at least `width` wide, from the keyframe that starts the segment holding `time`.
+    /// smallest rendition at least `width` wide, from the last keyframe at or before `time`.
     /// Blocking: run it off the cooperative pool. Throws `MediaError.invalid` for an audio-only title.
     public static func render(titleFolder: URL, time: Double, width: Int,
                               cancellation: CancellationFlag = CancellationFlag()) throws -> Rendered {
@@ -34,13 +34,13 @@ public enum Thumbnail {
     }
 
     /// The last picture of `rendition` showing at `time` (the first of its segment when `time` falls before
-    /// it), decoded from the start of the segment holding `time`.
+    /// it), decoded from the last keyframe at or before `time` in the segment holding it.
     private static func picture(of rendition: RenditionIndex.Rendition, at time: Double, keyframesOnly: Bool,
                                 cancellation: CancellationFlag) throws -> Frame {
         guard let segment = rendition.segment(at: time) else { throw MediaError.invalid("the rendition has no segment") }
         let offset = time - segment.start
         var chosen: Frame?
-        try SegmentDecoder.decode(segment.path, keyframesOnly: keyframesOnly, cancellation: cancellation) { frame, seconds in
+        try SegmentDecoder.decode(segment.path, keyframesOnly: keyframesOnly, from: offset, cancellation: cancellation) { frame, seconds in
             guard chosen == nil || seconds <= offset + 0.001 else { return false }
             chosen = try frame.reference()
             return seconds <= offset + 0.001
