@@ -30,11 +30,11 @@ import VODTestSupport
         return (mean, variance.squareRoot())
     }
 
-    /// `width`×`height` of a picture file, from ffprobe.
+    /// `[width, height]` of a JPEG file, from ffprobe.
     static func size(of path: String) throws -> [Int] {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                          "stream=width,height", "-of", "csv=p=0", path])
-        return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        let picture = try PictureMeasurements.picture(path)
+        #expect(picture.codec == "mjpeg")
+        return [picture.width, picture.height]
     }
 
     @Test func posterSkipsBlackAndFadingKeyframesAndComesInEveryWidthTheRenditionAllows() async throws {

@@ -9,15 +9,13 @@ import VODTestSupport
 
 /// Posters, storyboards and thumbnails of titles transcoded through the real queue, over HTTP.
 @Suite struct StillsAPITests {
-    /// `width`×`height` of JPEG bytes, from ffprobe.
+    /// `[width, height]` of JPEG bytes, from ffprobe.
     static func size(of bytes: ByteBuffer, in directory: TemporaryDirectory) throws -> [Int] {
         let file = directory.url.appendingPathComponent("\(UUID().uuidString).jpg")
         try Data(buffer: bytes).write(to: file)
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                          "stream=width,height,codec_name", "-of", "csv=p=0", file.path])
-        let fields = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
-        #expect(fields.first == "mjpeg")
-        return fields.dropFirst().compactMap { Int($0) }
+        let picture = try PictureMeasurements.picture(file.path)
+        #expect(picture.codec == "mjpeg")
+        return [picture.width, picture.height]
     }
 
     static func path(of url: String) throws -> String {
