@@ -119,4 +119,16 @@ import VODTestSupport
         let wide = try Thumbnail.render(titleFolder: title, time: 3, width: 1920)
         #expect(wide.width == 1280 && wide.height == 720, "never wider than the largest rendition")
     }
+
+    @Test func audioOnlyTitlesHaveNoStills() async throws {
+        let directory = try TemporaryDirectory()
+        let sound = directory.url.appendingPathComponent("sound.m4a").path
+        try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac", sound])
+        let title = directory.url.appendingPathComponent("title")
+        _ = try await Transcoder(options: TranscodeOptions(ladder: Self.ladder, preset: "ultrafast"))
+            .transcode(input: sound, outputDirectory: title.path)
+        #expect(try Stills.write(titleFolder: title) == nil)
+        #expect(!FileManager.default.fileExists(atPath: title.appendingPathComponent("stills").path))
+        #expect(throws: MediaError.self) { try Thumbnail.render(titleFolder: title, time: 1, width: 320) }
+    }
 }
