@@ -131,4 +131,33 @@ import VODTestSupport
         #expect(!FileManager.default.fileExists(atPath: title.appendingPathComponent("stills").path))
         #expect(throws: MediaError.self) { try Thumbnail.render(titleFolder: title, time: 1, width: 320) }
     }
+
+    /// A title long enough for a tile every 8 s, more than a segment: only the segments that hold a tile or a
+    /// poster candidate are read, and every tile still shows the picture of its own time.
+    @Test func aLongTitlesTilesShowTheirOwnTimes() async throws {
+        let directory = try TemporaryDirectory()
+        var clip = SyntheticClip(width: 320, height: 180, duration: 1000, hasAudio: false)
+        clip.frameRate = "5"
+        // The hue turns once every 97 s, so that pictures 24 s apart differ in colour.
+        clip.videoSource = "testsrc2=size=SIZE:rate=RATE:duration=DURATION,hue=H=2*PI*t/97"
+        let path = try clip.make(in: directory.url)
+        let title = directory.url.appendingPathComponent("title")
+        _ = try await Transcoder(options: TranscodeOptions(ladder: [Rung(name: "180p", width: 320, height: 180, bitrate: 200_000)],
+                                                           preset: "ultrafast"))
+            .transcode(input: path, outputDirectory: title.path)
+        let manifest = try #require(try Stills.write(titleFolder: title))
+        #expect(manifest.storyboard.interval == 8 && manifest.storyboard.tiles == 125)
+        let stills = title.appendingPathComponent("stills")
+        try Self.checkStoryboard(in: stills, duration: 1000)
+        for tile in [37, 100, 124] {
+            let sheet = stills.appendingPathComponent("storyboard_\(tile / 100).jpg").path
+            let (x, y) = (tile % 100 % 10 * 160, tile % 100 / 10 * 90)
+            let picture = try PictureMeasurements.rawFrames(["-i", sheet], filters: "crop=160:90:\(x):\(y)", format: "rgb24")
+            let time = Double(tile) * 8
+            let own = try PictureMeasurements.rawFrames(["-ss", "\(time)", "-i", path], filters: "scale=160:90", format: "rgb24")
+            let earlier = try PictureMeasurements.rawFrames(["-ss", "\(time - 24)", "-i", path], filters: "scale=160:90", format: "rgb24")
+            let near = PictureMeasurements.meanDifference(picture, own)
+            #expect(near < PictureMeasurements.meanDifference(picture, earlier) / 2, "tile \(tile) shows \(time) s: \(near)")
+        }
+    }
 }

@@ -20,6 +20,15 @@ enum PosterPicker {
     /// A mean luma that changes by more than this towards both neighbours, the same way, is mid-fade.
     static let fadeStep = 12.0
 
+    /// How far from the preferred time keyframes are looked at, in seconds, either side.
+    static let searchSeconds = 30.0
+
+    /// The span of a title of `duration` seconds whose keyframes are candidates: around 10 % of it.
+    static func window(duration: Double) -> ClosedRange<Double> {
+        let target = duration * preferredFraction
+        return max(0, target - searchSeconds)...(target + searchSeconds)
+    }
+
     /// The index in `candidates` (in time order) of the poster for a title lasting `duration` seconds, or nil
     /// when there is no candidate.
     static func choose(_ candidates: [Candidate], duration: Double) -> Int? {

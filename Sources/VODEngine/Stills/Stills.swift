@@ -24,10 +24,16 @@ public enum Stills {
                                           width: small.width, height: small.height)
             let sheets = StoryboardSheets(layout: layout, folder: folder)
             var candidates: [PosterPicker.Candidate] = []
+            // Only the segments that hold a tile's keyframe or a candidate for the poster are read: a long title
+            // has a tile every few segments.
+            let window = PosterPicker.window(duration: small.duration)
             for segment in small.segments {
+                let isCandidate = window.overlaps(segment.start...(segment.start + segment.duration))
+                guard isCandidate || layout.hasTile(from: segment.start, to: segment.start + segment.duration) else { continue }
+                // The candidates are the window's keyframes, one after another, so that each has its neighbours.
                 try SegmentDecoder.decode(segment.path, keyframesOnly: true, cancellation: cancellation) { frame, offset in
                     let time = segment.start + offset
-                    candidates.append(PosterPicker.Candidate(time: time, luma: LumaStatistics(frame)))
+                    if isCandidate { candidates.append(PosterPicker.Candidate(time: time, luma: LumaStatistics(frame))) }
                     try sheets.add(frame, at: time)
                     return true
                 }

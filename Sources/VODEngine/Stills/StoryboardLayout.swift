@@ -59,6 +59,13 @@ public struct StoryboardLayout: Sendable, Equatable, Codable {
     /// The time the picture of tile `tile` is taken at, and its cue starts at.
     func time(ofTile tile: Int) -> Double { Double(tile) * interval }
 
+    /// Whether a tile's time falls in `start..<end`, or so little before `start` (a quarter of a second) that
+    /// the keyframe at `start` is the tile's picture.
+    func hasTile(from start: Double, to end: Double) -> Bool {
+        let first = max(0, Int(((start - StoryboardSheets.tolerance) / interval).rounded(.up)))
+        return first < tiles && time(ofTile: first) < end
+    }
+
     /// The WebVTT file: one cue per tile, back to back from 0 to the duration.
     public var webVTT: String {
         var lines = ["WEBVTT", ""]

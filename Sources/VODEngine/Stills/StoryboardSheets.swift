@@ -13,6 +13,8 @@ final class StoryboardSheets {
     private(set) var nextTile = 0
     /// The last tile picture, which fills tiles after the last keyframe.
     private var lastTile: Frame?
+    /// How much earlier than a tile's time its keyframe may be: keyframes fall on the grid give or take a frame.
+    static let tolerance = 0.25
 
     init(layout: StoryboardLayout, folder: URL) {
         self.layout = layout
@@ -21,9 +23,9 @@ final class StoryboardSheets {
 
     /// Gives the keyframe at `time` to every tile from the next one whose time it has reached.
     func add(_ frame: Frame, at time: Double) throws {
-        guard nextTile < layout.tiles, time + 0.25 >= layout.time(ofTile: nextTile) else { return }
+        guard nextTile < layout.tiles, time + Self.tolerance >= layout.time(ofTile: nextTile) else { return }
         let tile = try layout.tileSize.picture(from: frame).reference()
-        while nextTile < layout.tiles, time + 0.25 >= layout.time(ofTile: nextTile) {
+        while nextTile < layout.tiles, time + Self.tolerance >= layout.time(ofTile: nextTile) {
             try place(tile)
         }
         lastTile = tile
