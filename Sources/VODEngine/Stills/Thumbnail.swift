@@ -11,21 +11,15 @@ public enum Thumbnail {
     }
 
     /// The picture shown `time` seconds into the title in `titleFolder`, `width` wide (capped at the largest
-    /// rendition's width, so never upscaled) with the rendition's aspect ratio, as JPEG. It is decoded from the
-    /// smallest rendition at least `width` wide, from the last keyframe at or before `time`.
-    /// Blocking: run it off the cooperative pool. Throws `MediaError.invalid` for an audio-only title.
+    /// rendition's width, so never upscaled) with the rendition's aspect ratio, as JPEG; nil for an audio-only
+    /// title. It is decoded from the smallest rendition at least `width` wide, from the last keyframe at or
+    /// before `time`. Blocking: run it off the cooperative pool.
     public static func render(titleFolder: URL, time: Double, width: Int,
-                              cancellation: CancellationFlag = CancellationFlag()) throws -> Rendered {
-        let index = try RenditionIndex(folder: titleFolder)
-        guard let rendition = index.rendition(atLeast: width) else { throw MediaError.invalid("the title has no picture") }
+                              cancellation: CancellationFlag = CancellationFlag()) throws -> Rendered? {
+        guard let rendition = try RenditionIndex(folder: titleFolder).rendition(atLeast: width) else { return nil }
         let frame = try picture(of: rendition, at: time, keyframesOnly: false, cancellation: cancellation)
         let size = StillSize(width: width, sourceWidth: rendition.width, sourceHeight: rendition.height)
         return Rendered(jpeg: try size.jpeg(from: frame), width: size.width, height: size.height)
-    }
-
-    /// The largest rendition's picture size, which bounds the width of a thumbnail; nil for audio-only titles.
-    public static func largestSize(titleFolder: URL) throws -> (width: Int, height: Int)? {
-        try RenditionIndex(folder: titleFolder).renditions.last.map { ($0.width, $0.height) }
     }
 
     /// The keyframe of `rendition` nearest at or before `time`, decoding keyframes only.

@@ -44,21 +44,20 @@ extension MediaController {
         let query = try ThumbnailQuery(request.uri.queryParameters)
         let item = try await item(context)
         guard item.isReady, let hlsPath = item.hlsPath else { throw APIError.notReady }
-        let folder = URL(fileURLWithPath: hlsPath)
-        guard let largest = try await NIOThreadPool.singleton.runIfActive({ try Thumbnail.largestSize(titleFolder: folder) })
-        else { throw APIError.http(.notFound, message: "This title has no picture") }
         let duration = item.duration ?? 0
         guard query.time <= duration else {
             throw APIError.badRequest("'time' must be a number of seconds from 0 to the duration (\(OrderedJSONObject.number(duration)))")
         }
-        let key = ThumbnailCache.Key(folder: hlsPath, tenths: query.tenths, width: min(query.width, largest.width))
+        let key = ThumbnailCache.Key(folder: hlsPath, tenths: query.tenths, width: query.width)
         if let cached = thumbnails.file(for: key) {
             return try await cached.response(to: request, context: context, segments: streamFiles.segments)
         }
+        let folder = URL(fileURLWithPath: hlsPath)
         let time = min(Double(key.tenths) / 10, duration)
         let rendered = try await NIOThreadPool.singleton.runIfActive {
             try Thumbnail.render(titleFolder: folder, time: time, width: key.width)
         }
+        guard let rendered else { throw APIError.http(.notFound, message: "This title has no picture") }
         let file = try StreamFile(bytes: Array(rendered.jpeg), contentType: "image/jpeg", modified: Date(), gzip: false)
         thumbnails.store(file, for: key)
         return try await file.response(to: request, context: context, segments: streamFiles.segments)
