@@ -1,3 +1,4 @@
+import Foundation
 import VODEngine
 
 /// How `vod serve` runs: where it listens, what it accepts and how many transcodes run at once.
@@ -54,6 +55,9 @@ public struct VODServerConfiguration: Sendable {
     var unsolicitedBaseURL: String {
         publicBaseURL ?? "http://\(["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host):\(port)"
     }
+    /// Writes a finished title's poster and storyboard (`Stills.write`); tests replace it to make it fail.
+    var writeStills: @Sendable (_ titleFolder: URL, _ keyframeInterval: Double, _ cancellation: CancellationFlag) throws
+        -> StillsManifest? = { try Stills.write(titleFolder: $0, keyframeInterval: $1, cancellation: $2) }
 
     public init(
         host: String = "127.0.0.1",

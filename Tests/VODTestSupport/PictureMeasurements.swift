@@ -84,6 +84,16 @@ public enum PictureMeasurements {
     public static func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
         Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(min(a.count, b.count), 1))
     }
+
+    /// The codec, width and height of a picture file's first video stream, from ffprobe, such as
+    /// `("mjpeg", 320, 180)`.
+    public static func picture(_ path: String) throws -> (codec: String, width: Int, height: Int) {
+        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                          "stream=codec_name,width,height", "-of", "csv=p=0", path])
+        let fields = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        guard fields.count == 3, let width = Int(fields[1]), let height = Int(fields[2]) else { return ("", 0, 0) }
+        return (fields[0], width, height)
+    }
 }
 
 /// The real sample media of `../shared/media/` (see its README), read in place.

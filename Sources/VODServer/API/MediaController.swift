@@ -14,6 +14,8 @@ struct MediaController: Sendable {
     let storedJSON: StoredJSONCache
     /// Caption changes, one title at a time.
     let captionEdits = SerialEdits()
+    /// Thumbnails rendered lately.
+    let thumbnails = ThumbnailCache()
 
     /// The largest page a `limit` may ask for; without `limit`, the list has every item.
     static let maximumLimit = 1000
@@ -40,6 +42,7 @@ struct MediaController: Sendable {
         group.head(":id/stream", use: master)
         group.get(":id/stream/**", use: streamFile)
         group.head(":id/stream/**", use: streamFile)
+        addStillRoutes(to: group)
     }
 
     @Sendable func list(_ request: Request, context: VODRequestContext) async throws -> Response {

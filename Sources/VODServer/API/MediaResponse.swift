@@ -45,7 +45,8 @@ struct MediaResponse: ResponseGenerator {
     /// original holds, from the probe at upload), captions (the caption files added since), and playable (the
     /// stream plays, also while the title is still processing), published_at (when it first could) and
     /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
-    /// in ladder order, from the first progress report on). `hls_path` is set only once ready, as before.
+    /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
+    /// until the title is ready with its pictures). `hls_path` is set only once ready, as before.
     var json: String {
         var object = OrderedJSONObject()
         object.add("id", item.id)
@@ -68,8 +69,14 @@ struct MediaResponse: ResponseGenerator {
         object.add("published_at", item.isPlayable ? item.publishedAt : nil)
         object.add("processing_seconds", item.processingSeconds)
         object.addRaw("rung_progress", item.status == .pending ? "null" : item.rungProgressJSON ?? "null")
+        let stills = stored.stills.map { StillsJSON(manifest: $0, mediaURL: mediaURL) }
+        object.add("poster_url", stills?.posterURL)
+        object.addRaw("thumbnails", stills?.json ?? "null")
         return object.json
     }
+
+    /// The absolute URL of the item, `…/api/media/:id`, of which the stream URL is `…/stream`.
+    private var mediaURL: String { String(streamURL.dropLast("/stream".count)) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Self.jsonResponse(json)

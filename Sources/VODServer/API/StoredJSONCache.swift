@@ -3,8 +3,9 @@ import Synchronization
 import VODCatalog
 import VODEngine
 
-/// The parts of a media row that the catalog keeps as JSON (the probe's `source` summary, the variants),
-/// decoded once per version of the row and kept: a list of thousands of items then decodes nothing again.
+/// The parts of a media row that the catalog keeps as JSON (the probe's `source` summary, the variants), and
+/// the stills manifest of a ready title's folder, decoded once per version of the row and kept: a list of
+/// thousands of items then decodes nothing again. The stills are written before the row turns ready.
 ///
 /// A row's `updated_at` changes whenever those columns do, so an entry is looked up by id and `updated_at`.
 final class StoredJSONCache: Sendable {
@@ -14,6 +15,8 @@ final class StoredJSONCache: Sendable {
         /// The track list, already encoded; `null` for rows probed before tracks were listed.
         var tracksJSON: String
         var variants: [VariantSummary]?
+        /// What the title's `stills/stills.json` says, once ready; nil before, and for titles without stills.
+        var stills: StillsManifest?
     }
 
     private struct Key: Hashable {
@@ -37,7 +40,8 @@ final class StoredJSONCache: Sendable {
         let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
         let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
         let fields = Fields(sourceJSON: source.map(Self.encoded) ?? "null", tracksJSON: summary?.tracks.map(Self.encoded) ?? "null",
-                            variants: Self.variants(item.variantsJSON))
+                            variants: Self.variants(item.variantsJSON),
+                            stills: item.isReady ? item.hlsPath.flatMap { StillsManifest.read(titleFolder: URL(fileURLWithPath: $0)) } : nil)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = fields

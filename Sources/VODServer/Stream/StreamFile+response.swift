@@ -7,7 +7,7 @@ extension StreamFile {
     /// Segments come from `segments`, the memory cache, when they fit in it, and are streamed from disk otherwise.
     func response(to request: Request, context: some RequestContext, segments: SegmentCache) async throws -> Response {
         let gzipped: ByteBuffer? =
-            if case .memory(_, let gzipped) = content, request.headers[.range] == nil, Self.acceptsGzip(request) {
+            if case .memory(_, let gzipped?) = content, request.headers[.range] == nil, Self.acceptsGzip(request) {
                 gzipped
             } else {
                 nil
@@ -20,7 +20,7 @@ extension StreamFile {
             .cacheControl: cacheControl,
             .acceptRanges: "bytes",
         ]
-        if case .memory = content { headers[.vary] = "Accept-Encoding" }
+        if case .memory(_, .some) = content { headers[.vary] = "Accept-Encoding" }
         if isNotModified(request, eTag: eTag) {
             return Response(status: .notModified, headers: headers)
         }

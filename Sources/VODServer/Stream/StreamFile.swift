@@ -3,12 +3,13 @@ import Hummingbird
 
 /// One file of an item's renditions, with what HTTP needs to validate and slice it.
 ///
-/// Playlists are held in memory, with their gzip form; segments stay on disk and are streamed.
+/// Playlists are held in memory, with their gzip form; segments and stills stay on disk and are streamed;
+/// thumbnails rendered on demand are held in memory as they are.
 /// The files of a title published while it is still processing are live: served again only while unchanged on
 /// disk (`StreamFiles`), playlists with a second's `max-age` and segments with `no-cache`.
 struct StreamFile: Sendable {
     enum Content: Sendable {
-        case memory(ByteBuffer, gzipped: ByteBuffer)
+        case memory(ByteBuffer, gzipped: ByteBuffer?)
         case disk(path: String)
     }
 
@@ -28,14 +29,21 @@ struct StreamFile: Sendable {
         "mp4": "video/mp4",
         "aac": "audio/aac",
         "vtt": "text/vtt",
+        "jpg": "image/jpeg",
     ]
 
     /// A playlist held in memory, served gzip-compressed to clients that accept it.
     init(playlist: [UInt8], contentType: String, modified: Date) throws {
+        try self.init(bytes: playlist, contentType: contentType, modified: modified, gzip: true)
+    }
+
+    /// Bytes held in memory, with an ETag that hashes them; with `gzip`, also their gzip form, served to
+    /// clients that accept it (not worth it for JPEG).
+    init(bytes: [UInt8], contentType: String, modified: Date, gzip: Bool) throws {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in playlist { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        content = .memory(ByteBuffer(bytes: playlist), gzipped: ByteBuffer(bytes: try Gzip.compress(playlist)))
-        size = playlist.count
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        content = .memory(ByteBuffer(bytes: bytes), gzipped: gzip ? ByteBuffer(bytes: try Gzip.compress(bytes)) : nil)
+        size = bytes.count
         self.contentType = contentType
         eTag = "\"\(String(hash, radix: 16))\""
         lastModified = HTTPDate.string(from: modified)

@@ -38,16 +38,21 @@ extension TranscodeService {
                     throw JobTimedOut(limit: limit)
                 }
                 group.addTask {
+                    let result: TranscodeResult
                     if let title = try await splitTitle(job, output: output, cancellation: splitCancellation) {
-                        return try await coordinate(title, job: job, output: output, worker: worker, reporter: reporter,
-                                                    cancellation: splitCancellation, logger: jobLogger)
+                        result = try await coordinate(title, job: job, output: output, worker: worker, reporter: reporter,
+                                                      cancellation: splitCancellation, logger: jobLogger)
+                    } else {
+                        result = try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
+                            reporter.report(progress)
+                        }, onPublish: { segments in
+                            guard segments == 1 else { return }
+                            Task { await publish(job, output: output, logger: jobLogger) }
+                        })
                     }
-                    return try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
-                        reporter.report(progress)
-                    }, onPublish: { segments in
-                        guard segments == 1 else { return }
-                        Task { await publish(job, output: output, logger: jobLogger) }
-                    })
+                    // Under the lease and the time limit, like the transcode: the pictures come from its renditions.
+                    await writeStills(result, logger: jobLogger)
+                    return result
                 }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {

@@ -25,6 +25,8 @@ public struct TranscodeService: Service {
     let lease: Duration
     /// Which titles are split into chunks.
     let split: SplitPolicy
+    /// Writes a finished title's stills.
+    let stillsWriter: @Sendable (URL, Double, CancellationFlag) throws -> StillsManifest?
     /// Names this process's work loops apart from those of a dead process that had the same pid.
     let processTag = WorkerIdentity.processTag()
     /// Idle loops sleep here until a job may be waiting.
@@ -44,6 +46,7 @@ public struct TranscodeService: Service {
         self.timeLimit = configuration.jobTimeLimit
         self.lease = configuration.lease
         self.split = configuration.split
+        self.stillsWriter = configuration.writeStills
         self.logger = logger
     }
 

@@ -1,0 +1,74 @@
+import CFFmpeg
+import Foundation
+import VODFFmpeg
+
+/// Decodes the pictures of one MPEG-TS segment of a rendition. Each segment starts with an IDR picture and
+/// decodes alone, and every keyframe is an IDR (closed GOPs), so decoding may start at any keyframe.
+enum SegmentDecoder {
+    /// Decodes the video of the segment at `path`, calling `body` with each picture and its time in seconds
+    /// from the segment's first picture, until `body` returns false or the segment ends. Decoding starts at the
+    /// last keyframe at or before `start` seconds (found by reading the packets first, without decoding). With
+    /// `keyframesOnly`, only the keyframes are read and decoded: quick, for pictures on the keyframe grid.
+    static func decode(
+        _ path: String, keyframesOnly: Bool, from start: Double = 0, cancellation: CancellationFlag,
+        _ body: (Frame, Double) throws -> Bool
+    ) throws {
+        let (origin, skipped) = try keyframes(path, before: start, cancellation: cancellation)
+        let (input, stream) = try open(path, cancellation: cancellation)
+        let decoder = try Codec.decoder(for: stream, threads: keyframesOnly ? 1 : 0)
+        if keyframesOnly { decoder.context.pointee.skip_frame = AVDISCARD_NONKEY }
+        let timeBase = stream.pointee.time_base
+        let packet = try Packet()
+        let frame = try Frame()
+        /// Hands every picture the decoder has to `body`; false once `body` wants no more.
+        func drain() throws -> Bool {
+            while try decoder.receive(into: frame) {
+                defer { frame.unreference() }
+                let seconds = Double(frame.bestEffortTimestamp - origin) * Double(timeBase.num) / Double(timeBase.den)
+                if try !body(frame, seconds) { return false }
+            }
+            return true
+        }
+        var keyframesSeen = 0
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            guard packet.streamIndex == stream.pointee.index else { continue }
+            if packet.isKeyframe { keyframesSeen += 1 }
+            guard keyframesSeen > skipped, !keyframesOnly || packet.isKeyframe else { continue }
+            try decoder.send(packet)
+            if try !drain() { return }
+        }
+        try decoder.send(nil as Packet?)
+        _ = try drain()
+    }
+
+    /// The segment opened for its video alone.
+    private static func open(_ path: String, cancellation: CancellationFlag) throws -> (InputFile, UnsafeMutablePointer<AVStream>) {
+        let input = try InputFile(path: path, formats: ["mpegts"], cancellation: cancellation)
+        guard let stream = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw MediaError.invalid("segment \(path) has no picture") }
+        input.discardStreams(except: [stream])
+        return (input, stream)
+    }
+
+    /// Reads the segment's video packets without decoding them: the timestamp of its first keyframe, which is
+    /// its first picture, and how many keyframes come before the last one at or before `start` seconds.
+    private static func keyframes(_ path: String, before start: Double, cancellation: CancellationFlag) throws -> (origin: Int64, skipped: Int) {
+        let (input, stream) = try open(path, cancellation: cancellation)
+        let timeBase = stream.pointee.time_base
+        let packet = try Packet()
+        var origin: Int64?
+        var atOrBefore = 0
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            guard packet.streamIndex == stream.pointee.index, packet.isKeyframe else { continue }
+            let timestamp = packet.pts != vod_nopts_value() ? packet.pts : packet.dts
+            let first = origin ?? timestamp
+            origin = first
+            let seconds = Double(timestamp - first) * Double(timeBase.num) / Double(timeBase.den)
+            guard seconds <= start + 0.001 else { break }
+            atOrBefore += 1
+        }
+        guard let origin else { throw MediaError.invalid("segment \(path) has no keyframe") }
+        return (origin, max(0, atOrBefore - 1))
+    }
+}

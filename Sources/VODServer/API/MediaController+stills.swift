@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import VODEngine
+
+extension MediaController {
+    /// The routes of a ready title's pictures: its poster, its stills folder (posters by width, the storyboard
+    /// and its sheets) and thumbnails rendered on demand.
+    func addStillRoutes(to group: RouterGroup<VODRequestContext>) {
+        group.get(":id/poster.jpg", use: poster)
+        group.head(":id/poster.jpg", use: poster)
+        group.get(":id/stills/:file", use: still)
+        group.head(":id/stills/:file", use: still)
+        group.get(":id/thumbnail.jpg", use: thumbnail)
+        group.head(":id/thumbnail.jpg", use: thumbnail)
+    }
+
+    /// `GET /api/media/:id/poster.jpg`: the largest poster.
+    @Sendable func poster(_ request: Request, context: VODRequestContext) async throws -> Response {
+        try await stillFile(StillsManifest.posterFile, request: request, context: context)
+    }
+
+    /// `GET /api/media/:id/stills/<file>`: `poster_<width>.jpg`, `storyboard.vtt`, `storyboard_<n>.jpg`.
+    @Sendable func still(_ request: Request, context: VODRequestContext) async throws -> Response {
+        try await stillFile(context.parameters.get("file") ?? "", request: request, context: context)
+    }
+
+    /// Serves `name` from the title's `stills/` folder through the stream files (path checks, ETag, caching).
+    private func stillFile(_ name: String, request: Request, context: VODRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        do {
+            let file = try await streamFiles.file(id: id, components: [Substring(StillsManifest.folder), Substring(name)])
+            return try await file.response(to: request, context: context, segments: streamFiles.segments)
+        } catch let error as APIError where error == .segmentNotFound("\(StillsManifest.folder)/\(name)") {
+            throw APIError.http(.notFound, message: "Still not found")
+        } catch let error as HTTPError where error.status == .notFound {
+            throw APIError.http(.notFound, message: "Still not found")
+        }
+    }
+
+    /// `GET /api/media/:id/thumbnail.jpg?time=12.5&width=320`: the picture at `time`, rendered from the
+    /// renditions off the cooperative pool and kept in memory (time rounded to a tenth of a second).
+    @Sendable func thumbnail(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let query = try ThumbnailQuery(request.uri.queryParameters)
+        let item = try await item(context)
+        guard item.isReady, let hlsPath = item.hlsPath else { throw APIError.notReady }
+        let duration = item.duration ?? 0
+        guard query.time <= duration else {
+            throw APIError.badRequest("'time' must be a number of seconds from 0 to the duration (\(OrderedJSONObject.number(duration)))")
+        }
+        let key = ThumbnailCache.Key(folder: hlsPath, tenths: query.tenths, width: query.width)
+        if let cached = thumbnails.file(for: key) {
+            return try await cached.response(to: request, context: context, segments: streamFiles.segments)
+        }
+        let folder = URL(fileURLWithPath: hlsPath)
+        let time = min(Double(key.tenths) / 10, duration)
+        let rendered = try await NIOThreadPool.singleton.runIfActive {
+            try Thumbnail.render(titleFolder: folder, time: time, width: key.width)
+        }
+        guard let rendered else { throw APIError.http(.notFound, message: "This title has no picture") }
+        let file = try StreamFile(bytes: Array(rendered.jpeg), contentType: "image/jpeg", modified: Date(), gzip: false)
+        thumbnails.store(file, for: key)
+        return try await file.response(to: request, context: context, segments: streamFiles.segments)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Thumbnails rendered lately, held in memory up to `capacity` bytes, the least recently used out first.
+/// Keyed by the title's folder (a retried title gets a new one), the time in tenths of a second and the width.
+final class ThumbnailCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var folder: String
+        var tenths: Int
+        var width: Int
+    }
+
+    private struct Entry: Sendable {
+        var file: StreamFile
+        var used: UInt64
+    }
+
+    private struct State: Sendable {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// The most bytes of JPEG kept.
+    let capacity: Int
+
+    init(capacity: Int = 32 << 20) {
+        self.capacity = capacity
+    }
+
+    /// The cached thumbnail for `key`, marked as just used.
+    func file(for key: Key) -> StreamFile? {
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.used = state.clock
+            state.entries[key] = entry
+            return entry.file
+        }
+    }
+
+    /// Keeps `file` for `key`, dropping the least recently used thumbnails beyond `capacity`.
+    func store(_ file: StreamFile, for key: Key) {
+        guard file.size <= capacity else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.updateValue(Entry(file: file, used: state.clock), forKey: key) {
+                state.bytes -= old.file.size
+            }
+            state.bytes += file.size
+            while state.bytes > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used }) {
+                state.entries[oldest.key] = nil
+                state.bytes -= oldest.value.file.size
+            }
+        }
+    }
+}
