@@ -218,6 +218,12 @@ class Report:
         out += self.list_rows()
         out.append("")
 
+        # l, m. Resumable uploads and status events
+        out += self.resumable_rows()
+        out.append("")
+        out += self.event_rows()
+        out.append("")
+
         # i. Alternate audio
         out += self.alt_audio_rows()
         out.append("")
@@ -337,6 +343,45 @@ class Report:
             median = self.median(key)
             out.append(f"| {label} | {text} | well under 1 s | "
                        f"{self.verdict(median < 1.0 if median is not None else None)} |")
+        return out
+
+    def resumable_rows(self):
+        """Section l: the same body through tus and as a multipart form."""
+        mib = self.meta.get("meta.l.body_mib", "?")
+        out = [f"### l. Resumable upload of {mib} MiB: tus against multipart", ""]
+        reason = self.unavailable("l")
+        if reason:
+            return out + [reason]
+        chunk = self.meta.get("meta.l.chunk_mib", "?")
+        out += ["| figure | tus | multipart | tus / multipart | target | result |", "| --- | --- | --- | --- | --- | --- |"]
+        r = self.ratio(self.median("l.tus.mibps"), self.median("l.multipart.mibps"))
+        out.append(f"| throughput (MiB/s), tus in PATCHes of {chunk} MiB | {self.cell('l.tus.mibps', digits=0)} | "
+                   f"{self.cell('l.multipart.mibps', digits=0)} | {f'{r:.2f}×' if r is not None else '—'} | | |")
+        growth = self.median("l.tus.rss_growth_kb")
+        out.append(f"| server RSS growth (MiB) | {self.cell('l.tus.rss_growth_kb', 1 / 1024, 1)} | "
+                   f"{self.cell('l.multipart.rss_growth_kb', 1 / 1024, 1)} | | < 64 MiB for 2 GiB | "
+                   f"{self.verdict(growth / 1024 < 64 if growth is not None else None)} |")
+        out.append(f"| the last answer (the body is zeros, not media) | {self.meta.get('meta.l.tus_answer', '?')} | "
+                   f"{self.meta.get('meta.l.multipart_answer', '?')} | | | |")
+        return out
+
+    def event_rows(self):
+        """Section m: SSE clients on /api/events while a clip is transcoded."""
+        clients = self.meta.get("meta.m.clients")
+        out = [f"### m. Status events to {int(clients):,} SSE clients" if clients else "### m. Status events", ""]
+        reason = self.unavailable("m")
+        if reason:
+            return out + [reason]
+        out += [f"| {self.meta.get('meta.m.clip', 'clip')} uploaded while they listen | value | target | result |",
+                "| --- | --- | --- | --- |",
+                f"| server memory per connected client (KiB of RSS) | {self.cell('m.rss_per_client_kb', digits=1)} | | |"]
+        for key, label in [("m.delay_ms_median", "median"), ("m.delay_ms_p99", "99th percentile"), ("m.delay_ms_max", "largest")]:
+            value = self.median(key)
+            target, ok = ("< 1 s", value < 1000 if value is not None else None) if key == "m.delay_ms_p99" else ("", None)
+            out.append(f"| event delay from its creation to a client, {label} (ms) | {self.cell(key, digits=0)} | "
+                       f"{target} | {self.verdict(ok)} |")
+        out.append(f"| events received, all clients | {self.meta.get('meta.m.events', '?')} | | |")
+        out.append(f"| clients that saw the title become ready | {self.meta.get('meta.m.finished', '?')} | | |")
         return out
 
     def ladder_rows(self, section, label, wall_target, wall_limit, psnr_gates_wall, psnr_target, rss_target):
