@@ -1,7 +1,7 @@
 import GRDB
 
 extension WebhookDelivery: FetchableRecord {
-    /// A delivery joined with its event, as `SQLiteCatalog.deliverySelect` reads it.
+    /// A delivery joined with its event, as `WebhookDelivery.selectSQL` reads it.
     public init(row: Row) throws {
         let status: String = row["status"]
         let type: String = row["event_type"]
@@ -20,13 +20,6 @@ extension WebhookDelivery: FetchableRecord {
 }
 
 extension SQLiteCatalog {
-    /// Deliveries with their events.
-    static let deliverySelect = """
-        SELECT webhook_deliveries.*, events.type AS event_type, events.media_id, events.item,
-            events.created_at AS event_created_at
-        FROM webhook_deliveries JOIN events ON events.id = webhook_deliveries.event_id
-        """
-
     public func scheduleWebhookDeliveries(urls: [String]) async throws -> Int {
         try await writer.write { db in
             let newest = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM events") ?? 0
@@ -69,7 +62,7 @@ extension SQLiteCatalog {
             )
             guard !ids.isEmpty else { return [] }
             return try WebhookDelivery.fetchAll(
-                db, sql: "\(Self.deliverySelect) WHERE webhook_deliveries.id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY next_attempt_at, webhook_deliveries.id"
+                db, sql: "\(WebhookDelivery.selectSQL) WHERE webhook_deliveries.id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY next_attempt_at, webhook_deliveries.id"
             )
         }
     }
@@ -91,7 +84,7 @@ extension SQLiteCatalog {
     public func webhookDeliveries(limit: Int) async throws -> [WebhookDelivery] {
         try await writer.read { db in
             try WebhookDelivery.fetchAll(
-                db, sql: "\(Self.deliverySelect) ORDER BY webhook_deliveries.updated_at DESC, webhook_deliveries.id DESC LIMIT ?",
+                db, sql: "\(WebhookDelivery.selectSQL) ORDER BY webhook_deliveries.updated_at DESC, webhook_deliveries.id DESC LIMIT ?",
                 arguments: [limit]
             )
         }

@@ -43,6 +43,15 @@ public struct WebhookDelivery: Sendable, Equatable {
     }
 }
 
+extension WebhookDelivery {
+    /// The query both catalogs read deliveries with: each row of `webhook_deliveries` joined with its event.
+    public static let selectSQL = """
+        SELECT webhook_deliveries.*, events.type AS event_type, events.media_id, events.item,
+            events.created_at AS event_created_at
+        FROM webhook_deliveries JOIN events ON events.id = webhook_deliveries.event_id
+        """
+}
+
 /// The result of sending a delivery once.
 public struct WebhookAttempt: Sendable, Equatable {
     /// What becomes of the delivery.

@@ -2,13 +2,6 @@ import PostgresNIO
 import VODCatalog
 
 extension PostgresCatalog {
-    /// Deliveries with their events.
-    static let deliverySelect = """
-        SELECT webhook_deliveries.*, events.type AS event_type, events.media_id, events.item,
-            events.created_at AS event_created_at
-        FROM webhook_deliveries JOIN events ON events.id = webhook_deliveries.event_id
-        """
-
     public func scheduleWebhookDeliveries(urls: [String]) async throws -> Int {
         try await transaction { connection in
             try await connection.query("LOCK TABLE webhook_cursors IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -59,7 +52,7 @@ extension PostgresCatalog {
         guard !ids.isEmpty else { return [] }
         return try await fetch(
             """
-            \(unescaped: Self.deliverySelect) WHERE webhook_deliveries.id = ANY(\(ids))
+            \(unescaped: WebhookDelivery.selectSQL) WHERE webhook_deliveries.id = ANY(\(ids))
             ORDER BY next_attempt_at, webhook_deliveries.id
             """, WebhookDelivery.init(postgres:)
         )
@@ -82,7 +75,7 @@ extension PostgresCatalog {
     public func webhookDeliveries(limit: Int) async throws -> [WebhookDelivery] {
         try await fetch(
             """
-            \(unescaped: Self.deliverySelect)
+            \(unescaped: WebhookDelivery.selectSQL)
             ORDER BY webhook_deliveries.updated_at DESC, webhook_deliveries.id DESC LIMIT \(limit)
             """, WebhookDelivery.init(postgres:)
         )
@@ -90,7 +83,7 @@ extension PostgresCatalog {
 }
 
 extension WebhookDelivery {
-    /// A `webhook_deliveries` row joined with its event, as `deliverySelect` reads it.
+    /// A `webhook_deliveries` row joined with its event, as `WebhookDelivery.selectSQL` reads it.
     init(postgres row: PostgresRandomAccessRow) throws {
         let status = try row["status"].decode(String.self)
         let type = try row["event_type"].decode(String.self)

@@ -27,7 +27,6 @@ struct WorkersController: Sendable {
             object.add("jobs_done", worker.jobsDone)
             return object.json
         }.joined(separator: ",") + "]"
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: json)))
+        return .operatorJSON(json)
     }
 }

@@ -41,8 +41,7 @@ struct WebhooksController: Sendable {
             object.add("updated_at", delivery.updatedAt)
             return object.json
         }.joined(separator: ",") + "]"
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: json)))
+        return .operatorJSON(json)
     }
 
     /// Unix seconds in the form of the catalog's times, such as `2025-10-21T14:11:29.798Z`.
