@@ -13,8 +13,11 @@ public func buildApplication(
     let jobs = RunningJobs()
     let feed = EventFeed(events: library.events, logger: logger)
     let storedJSON = StoredJSONCache()
-    let router = buildRouter(configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON)
-    let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    let metrics = ServiceMetrics()
+    let router = buildRouter(
+        configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, metrics: metrics
+    )
+    let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
         baseURL: configuration.unsolicitedBaseURL, storedJSON: storedJSON, logger: logger
@@ -43,12 +46,14 @@ public func buildApplication(
     )
 }
 
-/// The routes, behind CORS and JSON errors.
+/// The routes, behind request metrics, CORS and JSON errors.
 func buildRouter(
-    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache
+    configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
+    metrics: ServiceMetrics
 ) -> Router<VODRequestContext> {
     let publicURL = configuration.publicBaseURL
     let router = Router(context: VODRequestContext.self)
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: CORSHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
@@ -63,12 +68,13 @@ func buildRouter(
     }
     MediaController(
         library: library,
-        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize),
+        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics),
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
         publicURL: publicURL,
-        storedJSON: storedJSON
+        storedJSON: storedJSON,
+        metrics: metrics
     ).addRoutes(to: router.group("api/media"))
     EventsController(feed: feed, catalog: library.catalog, storedJSON: storedJSON, publicURL: publicURL)
         .addRoutes(to: router.group("api"))
@@ -76,5 +82,6 @@ func buildRouter(
         .addRoutes(to: router.group("api/workers"))
     WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/webhooks"))
+    MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
     return router
 }
