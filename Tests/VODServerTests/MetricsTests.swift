@@ -37,7 +37,10 @@ import VODTestSupport
             #expect(metrics[#"vod_http_request_duration_seconds_count{\#(stream),method="GET"}"#] == 2)
             #expect(metrics[#"vod_http_request_duration_seconds_bucket{\#(stream),method="GET",le="+Inf"}"#] == 2)
             #expect(metrics[#"vod_http_request_duration_seconds_bucket{\#(stream),method="GET",le="10.0"}"#] == 2)
-            #expect(metrics[#"vod_http_request_duration_seconds_bucket{\#(media),le="0.001"}"#] != nil)
+            #expect(metrics[#"vod_http_request_duration_seconds_count{\#(media)}"#] == 2, "a 200 and a 404")
+            #expect(metrics[#"vod_http_request_duration_seconds_bucket{\#(media),le="10.0"}"#] == 2)
+            let fastest = try #require(metrics[#"vod_http_request_duration_seconds_bucket{\#(media),le="0.001"}"#])
+            #expect(fastest <= 2)
             let sum = try #require(metrics[#"vod_http_request_duration_seconds_sum{\#(stream),method="GET"}"#])
             #expect(sum > 0 && sum < 20)
 
@@ -52,7 +55,7 @@ import VODTestSupport
             #expect(metrics["vod_upload_received_bytes_total"] == 0)
 
             _ = try await test.catalog.claimNextJob(worker: "elsewhere", lease: .seconds(60))
-            let later = try Exposition(String(buffer: try await client.execute(uri: "/metrics", method: .get).body))
+            let later = try await Exposition.scrape(client)
             #expect(later[#"vod_queue_depth{status="processing"}"#] == 1, "item \(pending.id), claimed by another process")
             #expect(later[#"vod_queue_depth{status="pending"}"#] == 0)
             #expect(later[#"vod_http_requests_total{route="/metrics",method="GET",status="200"}"#] == 1)
@@ -66,16 +69,11 @@ import VODTestSupport
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let id = try await test.uploadUntilTranscoded(clip, title: "Measured", to: server).id
-            func scrape() async throws -> Exposition {
-                let response = try await client.execute(uri: "/metrics", method: .get)
-                #expect(response.status == .ok)
-                return try Exposition(String(buffer: response.body))
-            }
             // The counter follows the catalog's ready by the time it takes to record the event.
             try await waitUntil("the finished job is counted", timeout: 10) {
-                try await scrape()["vod_transcode_jobs_done_total"] == 1
+                try await Exposition.scrape(client)["vod_transcode_jobs_done_total"] == 1
             }
-            let done = try await scrape()
+            let done = try await Exposition.scrape(client)
             #expect(done[#"vod_queue_depth{status="ready"}"#] == 1)
             #expect(done[#"vod_queue_depth{status="pending"}"#] == 0)
             #expect(done[#"vod_queue_depth{status="processing"}"#] == 0)
@@ -93,14 +91,31 @@ import VODTestSupport
             let segment = "/api/media/\(id)/stream/240p/\(name)"
             let first = try await client.execute(uri: segment, method: .get)
             #expect(first.status == .ok && first.body.readableBytes > 0)
-            let once = try await scrape()
+            let once = try await Exposition.scrape(client)
             let second = try await client.execute(uri: segment, method: .get)
             #expect(second.body == first.body)
-            let twice = try await scrape()
+            let twice = try await Exposition.scrape(client)
             let served = try #require(twice["vod_stream_served_bytes_total"]) - (try #require(once["vod_stream_served_bytes_total"]))
             #expect(served == Double(first.body.readableBytes))
             #expect(twice["vod_segment_cache_hits_total"] == (once["vod_segment_cache_hits_total"] ?? -1) + 1)
             #expect(twice["vod_segment_cache_misses_total"] == once["vod_segment_cache_misses_total"])
+        }
+    }
+
+    @Test func aFailedTranscodeIsCountedAsFailed() async throws {
+        let test = try TestLibrary()
+        let item = try await test.addPending(title: "missing")
+        try await test.app(workers: 1).test(.live) { client in
+            try await waitUntil("the job without a source has failed", timeout: 60) { try await test.status(of: item.id) == .failed }
+            try await waitUntil("the failure is counted", timeout: 10) {
+                try await Exposition.scrape(client)["vod_transcode_jobs_failed_total"] == 1
+            }
+            let metrics = try await Exposition.scrape(client)
+            #expect(metrics["vod_transcode_jobs_started_total"] == 1)
+            #expect(metrics["vod_transcode_jobs_done_total"] == 0)
+            #expect(metrics["vod_transcode_speed_ratio_count"] == 0)
+            #expect(metrics[#"vod_queue_depth{status="failed"}"#] == 1)
+            #expect(metrics[#"vod_queue_depth{status="ready"}"#] == 0)
         }
     }
 }
@@ -114,6 +129,13 @@ struct Exposition {
     var series: Dictionary<String, Double>.Keys { values.keys }
 
     subscript(series: String) -> Double? { values[series] }
+
+    /// `GET /metrics` from `client`, checked.
+    static func scrape(_ client: some TestClientProtocol) async throws -> Exposition {
+        let response = try await client.execute(uri: "/metrics", method: .get)
+        #expect(response.status == .ok)
+        return try Exposition(String(buffer: response.body))
+    }
 
     init(_ text: String) throws {
         let sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? ([-+0-9.eE]+|[-+]?Inf|NaN)$/

@@ -11,15 +11,19 @@ final class ServiceMetrics: Sendable {
     let servedBytes: Counter
     /// Bytes of uploaded files received into staging.
     let uploadedBytes: Counter
-    /// Transcodes this process started, finished ready, and failed.
+    /// Transcodes this process started.
     let jobsStarted: Counter
+    /// Transcodes this process finished and published ready.
     let jobsDone: Counter
+    /// Transcodes this process failed, with a reason in the catalog.
     let jobsFailed: Counter
-    /// Seconds of media per wall second of the transcodes this process finished, and that of the last one.
+    /// Seconds of media per wall second of each transcode this process finished (× real time).
     let transcodeSpeed: ValueHistogram
+    /// The same, of the last one.
     let lastTranscodeSpeed: Gauge
-    /// Segments answered from memory, and segments read from disk into the cache.
+    /// Segments answered from memory.
     let segmentCacheHits: Counter
+    /// Segments read from disk into the cache.
     let segmentCacheMisses: Counter
 
     /// Request latency buckets, in seconds: 1 ms to 10 s.
