@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // FFmpeg 5.1 C libraries, with a small shim for macros Swift cannot import.
@@ -65,6 +66,7 @@ let package = Package(
             .product(name: "_NIOFileSystem", package: "swift-nio"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),

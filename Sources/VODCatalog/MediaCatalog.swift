@@ -9,6 +9,8 @@ public protocol MediaCatalog: Sendable {
     func media(id: Int64) async throws -> MediaItem?
     /// Items newest first, optionally only those with `status`; every one when `limit` is nil.
     func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem]
+    /// How many items have each status, in one query; a status no item has is missing.
+    func countByStatus() async throws -> [MediaStatus: Int]
     /// Changes the title and description; `nil` leaves a field as it is.
     func update(id: Int64, title: String?, description: String?) async throws -> MediaItem?
     /// Removes the item and returns it as it was.

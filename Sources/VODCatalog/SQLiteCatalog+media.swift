@@ -36,6 +36,15 @@ extension SQLiteCatalog {
         }
     }
 
+    public func countByStatus() async throws -> [MediaStatus: Int] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT status, count(*) AS count FROM media GROUP BY status")
+                .reduce(into: [:]) { counts, row in
+                    if let status = MediaStatus(rawValue: row["status"]) { counts[status] = row["count"] as Int }
+                }
+        }
+    }
+
     public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
         try await writer.write { db in
             let item = try MediaItem.fetchOne(

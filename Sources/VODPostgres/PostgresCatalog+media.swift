@@ -27,6 +27,15 @@ extension PostgresCatalog {
             """, MediaItem.init(postgres:)))
     }
 
+    public func countByStatus() async throws -> [MediaStatus: Int] {
+        let rows = try await fetch("SELECT status, count(*) AS count FROM media GROUP BY status") { row in
+            (status: MediaStatus(rawValue: try row["status"].decode(String.self)), count: Int(try row["count"].decode(Int64.self)))
+        }
+        return rows.reduce(into: [:]) { counts, row in
+            if let status = row.status { counts[status] = row.count }
+        }
+    }
+
     public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
         try await withCaptions(try await fetch(
             """

@@ -113,8 +113,3 @@ extension PostgresCatalog {
         return !rows.isEmpty
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

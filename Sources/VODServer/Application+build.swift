@@ -15,10 +15,12 @@ public func buildApplication(
     let feed = EventFeed(events: library.events, logger: logger)
     let storedJSON = StoredJSONCache()
     let uploads = TusStore(mediaDirectory: library.mediaDirectory, expiry: configuration.uploadExpiry / .seconds(1))
+    let metrics = ServiceMetrics()
     let router = buildRouter(
-        configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads
+        configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads,
+        metrics: metrics
     )
-    let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, logger: logger)
+    let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let webSocket = EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL)
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
@@ -38,13 +40,15 @@ public func buildApplication(
     )
 }
 
-/// The routes, behind CORS and JSON errors; `uploads` holds the resumable uploads of `/api/uploads`.
+/// The routes, behind request metrics, CORS and JSON errors; `uploads` holds the resumable uploads of
+/// `/api/uploads`.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
-    uploads: TusStore
+    uploads: TusStore, metrics: ServiceMetrics
 ) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
     let publicURL = configuration.publicBaseURL
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path]))
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
@@ -59,12 +63,13 @@ func buildRouter(
     }
     MediaController(
         library: library,
-        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize),
+        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics),
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
         publicURL: publicURL,
-        storedJSON: storedJSON
+        storedJSON: storedJSON,
+        metrics: metrics
     ).addRoutes(to: router.group("api/media"))
     EventsController(feed: feed, catalog: library.catalog, storedJSON: storedJSON, publicURL: publicURL)
         .addRoutes(to: router.group("api"))
@@ -73,7 +78,9 @@ func buildRouter(
     WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/webhooks"))
     TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize,
-                  writeProtection: configuration.writeProtection, publicURL: publicURL).addRoutes(to: router.group("api/uploads"))
+                  writeProtection: configuration.writeProtection, publicURL: publicURL, metrics: metrics)
+        .addRoutes(to: router.group("api/uploads"))
+    MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
     return router
 }
 

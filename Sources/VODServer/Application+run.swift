@@ -23,7 +23,9 @@ public func runServer(configuration: VODServerConfiguration, library: MediaLibra
 /// Runs transcode workers only, without HTTP, until SIGTERM or SIGINT: the jobs in hand go back to the queue at
 /// once, and the process exits.
 public func runWorkers(configuration: VODServerConfiguration, library: MediaLibrary, logger: Logger) async throws {
-    let service = TranscodeService(library: library, jobs: RunningJobs(), configuration: configuration, logger: logger)
+    let service = TranscodeService(
+        library: library, jobs: RunningJobs(), configuration: configuration, metrics: ServiceMetrics(), logger: logger
+    )
     var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
     group.maximumCancellationDuration = .seconds(5)

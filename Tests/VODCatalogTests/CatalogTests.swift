@@ -37,6 +37,24 @@ import VODCatalog
     }
 
     @Test(arguments: CatalogBackend.allCases)
+    func countsItemsByStatusInOneQuery(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        #expect(try await catalog.countByStatus() == [:])
+        var ids: [Int64] = []
+        for index in 0..<7 { ids.append(try await catalog.insert(CatalogStore.newMedia("m\(index)")).id) }
+        let lease = Duration.seconds(60)
+        let done = try #require(try await catalog.claimNextJob(worker: "w1", lease: lease))
+        let broken = try #require(try await catalog.claimNextJob(worker: "w1", lease: lease))
+        _ = try #require(try await catalog.claimNextJob(worker: "w2", lease: lease))
+        #expect(try await catalog.markReady(done, result: CompletedTranscode(hlsPath: "/out/1", duration: 3, variantsJSON: "[]")))
+        #expect(try await catalog.markFailed(broken, reason: "no video"))
+        _ = try await catalog.delete(id: ids[6])
+        #expect(try await catalog.countByStatus() == [.pending: 3, .processing: 1, .ready: 1, .failed: 1])
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
     func updatesAndDeletes(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }

@@ -3,8 +3,7 @@ import Hummingbird
 extension MediaController {
     /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
-        let file = try await streamFiles.master(id: try Self.id(context))
-        return try await file.response(to: request, context: context, segments: streamFiles.segments)
+        try await serve(try await streamFiles.master(id: try Self.id(context)), request: request, context: context)
     }
 
     /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
@@ -12,9 +11,16 @@ extension MediaController {
         let components = context.parameters.getCatchAll()
         let file = try await streamFiles.file(id: try Self.id(context), components: components)
         do {
-            return try await file.response(to: request, context: context, segments: streamFiles.segments)
+            return try await serve(file, request: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
             throw APIError.segmentNotFound(components.joined(separator: "/"))
         }
+    }
+
+    /// The response for `file`, its body bytes counted as served.
+    private func serve(_ file: StreamFile, request: Request, context: VODRequestContext) async throws -> Response {
+        let response = try await file.response(to: request, context: context, segments: streamFiles.segments)
+        metrics.servedBytes.increment(by: Int64(response.body.contentLength ?? 0))
+        return response
     }
 }

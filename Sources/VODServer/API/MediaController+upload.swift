@@ -24,14 +24,15 @@ extension MediaController {
         do {
             if let boundary {
                 let form = try await receiver.receiveMultipart(request.body, boundary: boundary)
+                metrics.uploadedBytes.increment(by: form.fileSize)
                 guard let name = form.fileName, form.fileSize > 0 else { throw APIError.noFile }
                 fileName = name
                 title = form.fields["title"] ?? title
                 description = form.fields["description"] ?? description
             } else {
-                guard try await receiver.receiveRaw(request.body, expectedLength: declaredLength) > 0 else {
-                    throw APIError.noFile
-                }
+                let size = try await receiver.receiveRaw(request.body, expectedLength: declaredLength)
+                metrics.uploadedBytes.increment(by: size)
+                guard size > 0 else { throw APIError.noFile }
                 fileName = query["filename"].map(String.init) ?? "upload"
             }
         } catch is IncompleteUpload {

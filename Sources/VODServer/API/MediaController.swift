@@ -12,6 +12,8 @@ struct MediaController: Sendable {
     let publicURL: String?
     /// Decoded probe summaries and variants of the rows served lately.
     let storedJSON: StoredJSONCache
+    /// Where bytes served and uploaded are counted.
+    let metrics: ServiceMetrics
     /// Caption changes, one title at a time.
     let captionEdits = SerialEdits()
     /// Thumbnails rendered lately.

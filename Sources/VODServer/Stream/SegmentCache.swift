@@ -8,7 +8,8 @@ import Synchronization
 /// used first.
 ///
 /// A ready item's segments never change, so a hit is answered from memory: no open, no read and no copy
-/// into a fresh buffer, only the write to the socket. Files larger than `maximumFileSize` are not cached.
+/// into a fresh buffer, only the write to the socket. Files larger than `maximumFileSize` are not cached (and
+/// count as neither hit nor miss).
 final class SegmentCache: Sendable {
     private struct Entry {
         let bytes: ByteBuffer
@@ -26,10 +27,13 @@ final class SegmentCache: Sendable {
     /// The largest file that is cached.
     let maximumFileSize: Int
     private let state = Mutex(State())
+    /// Where hits and misses are counted.
+    private let metrics: ServiceMetrics
 
-    init(capacity: Int, maximumFileSize: Int = 32 * 1024 * 1024) {
+    init(capacity: Int, maximumFileSize: Int = 32 * 1024 * 1024, metrics: ServiceMetrics = ServiceMetrics()) {
         self.capacity = max(0, capacity)
         self.maximumFileSize = min(maximumFileSize, self.capacity)
+        self.metrics = metrics
     }
 
     /// The bytes of the file at `path`, which has `size` bytes, from memory or read once from disk; nil when
@@ -42,8 +46,10 @@ final class SegmentCache: Sendable {
             state.entries[path]!.lastUse = state.clock
             return entry.bytes
         }) {
+            metrics.segmentCacheHits.increment()
             return bytes
         }
+        metrics.segmentCacheMisses.increment()
         let bytes = try await NIOThreadPool.singleton.runIfActive { try Self.read(path, size: size) }
         insert(bytes, for: path)
         return bytes

@@ -43,10 +43,10 @@ final class StreamFiles: Sendable {
     let segments: SegmentCache
 
     /// Serves the renditions of `catalog`'s playable items, holding up to `segmentCacheSize` bytes of
-    /// segments in memory.
-    init(catalog: any MediaCatalog, segmentCacheSize: Int) {
+    /// segments in memory and counting its hits and misses in `metrics`.
+    init(catalog: any MediaCatalog, segmentCacheSize: Int, metrics: ServiceMetrics = ServiceMetrics()) {
         self.catalog = catalog
-        segments = SegmentCache(capacity: segmentCacheSize)
+        segments = SegmentCache(capacity: segmentCacheSize, metrics: metrics)
     }
 
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.

@@ -32,6 +32,7 @@ extension TusController {
             }
             if let declared, end - offset != declared { throw IncompleteUpload() }
             if let digest, !digest.matches { throw APIError.checksumMismatch }
+            metrics.uploadedBytes.increment(by: end - offset)
         } catch {
             if verified || error as? APIError == .beyondLength(upload.length) { truncate(path, off_t(offset)) }
             if error is IncompleteUpload { throw APIError.badRequest("The chunk ended before it was complete") }

@@ -13,6 +13,8 @@ struct TusController: Sendable {
     let maxUploadSize: Int64
     let writeProtection: WriteProtection
     let publicURL: String?
+    /// Counts the bytes of the chunks it accepts.
+    let metrics: ServiceMetrics
 
     /// `OPTIONS` and `HEAD` are public; creating, writing and terminating go through `WriteProtectionMiddleware`,
     /// a chunk's signature checked as it streams in.

@@ -15,6 +15,8 @@ extension TranscodeService {
         logger.info("transcode started", metadata: ["attempt": "\(job.item.attempts)", "lease": "\(job.token)", "source": "\(job.item.sourceFileName)"])
         let catalog = library.catalog
         let events = library.events
+        let metrics = self.metrics
+        metrics.jobsStarted.increment()
         await events.record(.processing, item: job.item)
         let output = library.outputFolder(for: job.id, generation: job.token)
         let reporter = ProgressReporter()
@@ -61,7 +63,9 @@ extension TranscodeService {
                 throw CancellationError()
             }
             try await reporter.flush(job, catalog: catalog)
-            try await finish(job, result: result, output: output, logger: logger)
+            if try await finish(job, result: result, output: output, logger: logger) {
+                metrics.recordTranscodeDone(mediaSeconds: result.duration, wall: ContinuousClock.now - started)
+            }
             logger.info(
                 "transcode finished",
                 metadata: ["seconds": "\((ContinuousClock.now - started).components.seconds)", "variants": "\(result.variants.map(\.name))"]
@@ -75,7 +79,10 @@ extension TranscodeService {
         } catch {
             let reason = Self.reason(for: error)
             await detached {
-                if try await catalog.markFailed(job, reason: reason) { await events.record(.failed, id: job.id) }
+                if try await catalog.markFailed(job, reason: reason) {
+                    metrics.jobsFailed.increment()
+                    await events.record(.failed, id: job.id)
+                }
             }
             logger.error("transcode failed", metadata: ["reason": "\(reason)"])
         }
@@ -94,8 +101,9 @@ extension TranscodeService {
     }
 
     /// Publishes the output only while the lease is still this job's: otherwise (lease taken over, item
-    /// deleted) the output is removed and the catalog keeps what the current lease holder writes.
-    private func finish(_ job: JobLease, result: TranscodeResult, output: String, logger: Logger) async throws {
+    /// deleted) the output is removed and the catalog keeps what the current lease holder writes. Returns
+    /// whether it was published.
+    private func finish(_ job: JobLease, result: TranscodeResult, output: String, logger: Logger) async throws -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let completed = CompletedTranscode(
@@ -106,9 +114,10 @@ extension TranscodeService {
         guard try await library.catalog.markReady(job, result: completed) else {
             try? FileManager.default.removeItem(atPath: output)
             logger.notice("the job's lease ended (item deleted or taken over); output removed")
-            return
+            return false
         }
         await library.events.record(.ready, id: job.id)
+        return true
     }
 
     static func isCancellation(_ error: any Error) -> Bool {

@@ -33,11 +33,14 @@ public struct TranscodeService: Service {
     let wakeups = JobWakeups()
     /// When this service was made: leftovers last changed before then belong to a dead process.
     let created = Date()
+    /// Where jobs started, done and failed, and the speed of finished ones, are counted.
+    let metrics: ServiceMetrics
     let logger: Logger
 
-    init(library: MediaLibrary, jobs: RunningJobs, configuration: VODServerConfiguration, logger: Logger) {
+    init(library: MediaLibrary, jobs: RunningJobs, configuration: VODServerConfiguration, metrics: ServiceMetrics, logger: Logger) {
         self.library = library
         self.jobs = jobs
+        self.metrics = metrics
         self.transcoder = Transcoder(options: configuration.transcodeOptions)
         self.workers = configuration.workers
         self.maxAttempts = configuration.maxAttempts
