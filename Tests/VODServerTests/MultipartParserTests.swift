@@ -1,5 +1,6 @@
 import Hummingbird
 import Testing
+import VODTestSupport
 @testable import VODServer
 
 @Suite struct MultipartParserTests {
@@ -58,5 +59,30 @@ import Testing
     ])
     func readsTheBoundary(_ contentType: String, _ boundary: String?) {
         #expect(MultipartParser.boundary(fromContentType: contentType) == boundary)
+    }
+
+    /// The delimiter search agrees with a plain scan on every kind of haystack: the delimiter at the start, at
+    /// the end, after a near miss, absent, longer than the haystack, and random bytes over a tiny alphabet that
+    /// makes near misses common.
+    @Test func theDelimiterSearchFindsWhatAPlainScanFinds() {
+        func plain(_ needle: [UInt8], _ haystack: [UInt8]) -> Int? {
+            guard haystack.count >= needle.count else { return nil }
+            return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+        }
+        let delimiter = Array("\r\n--XyZ".utf8)
+        let cases: [[UInt8]] = [
+            delimiter + Array("rest".utf8), Array("data".utf8) + delimiter, Array("\r\n--Xy\r\n--XyZ!".utf8),
+            Array("\r\r\r\n-".utf8), Array("\r\n--X".utf8), [], Array(repeating: 13, count: 100) + delimiter,
+        ]
+        for haystack in cases {
+            #expect(MultipartParser.firstIndex(of: delimiter, in: haystack) == plain(delimiter, haystack), "\(haystack)")
+        }
+        var random = SeededGenerator(seed: 7)
+        let alphabet = Array("\r\n-XyZ".utf8)
+        for _ in 0..<2000 {
+            let haystack = (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let needle = (0..<Int.random(in: 1...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            #expect(MultipartParser.firstIndex(of: needle, in: haystack) == plain(needle, haystack), "\(needle) in \(haystack)")
+        }
     }
 }

@@ -28,6 +28,8 @@ struct MultipartParser {
     }
 
     private static let maximumHeaderBytes = 16 * 1024
+    private static let lineEnd: [UInt8] = [13, 10]
+    private static let headersEnd: [UInt8] = [13, 10, 13, 10]
 
     private let delimiter: [UInt8]
     private var state = State.preamble
@@ -70,7 +72,7 @@ struct MultipartParser {
     private mutating func step(_ events: inout [Event]) throws -> Bool {
         switch state {
         case .preamble:
-            guard let index = pending.firstRange(of: delimiter)?.lowerBound else {
+            guard let index = Self.firstIndex(of: delimiter, in: pending) else {
                 pending.removeFirst(max(0, pending.count - delimiter.count))
                 return false
             }
@@ -83,23 +85,23 @@ struct MultipartParser {
                 state = .done
                 return false
             }
-            guard let lineEnd = pending.firstRange(of: [13, 10]) else {
+            guard let lineEnd = Self.firstIndex(of: Self.lineEnd, in: pending) else {
                 guard pending.count < 1024 else { throw Malformed(reason: "garbage after a boundary") }
                 return false
             }
-            pending.removeFirst(lineEnd.upperBound)
+            pending.removeFirst(lineEnd + Self.lineEnd.count)
             state = .headers
         case .headers:
-            guard let end = pending.firstRange(of: [13, 10, 13, 10]) else {
+            guard let end = Self.firstIndex(of: Self.headersEnd, in: pending) else {
                 guard pending.count <= Self.maximumHeaderBytes else { throw Malformed(reason: "part headers too long") }
                 return false
             }
-            let headers = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
-            pending.removeFirst(end.upperBound)
+            let headers = String(decoding: pending[..<end], as: UTF8.self)
+            pending.removeFirst(end + Self.headersEnd.count)
             events.append(try Self.partStart(headers))
             state = .content
         case .content:
-            if let index = pending.firstRange(of: delimiter)?.lowerBound {
+            if let index = Self.firstIndex(of: delimiter, in: pending) {
                 if index > 0 { events.append(.data(ByteBuffer(bytes: pending[..<index]))) }
                 events.append(.partEnd)
                 pending.removeFirst(index + delimiter.count)
@@ -117,6 +119,26 @@ struct MultipartParser {
             return false
         }
         return true
+    }
+
+    /// Where `needle` first occurs in `haystack`: memchr finds each candidate first byte, memcmp checks the rest.
+    /// The generic `firstRange(of:)` compared element by element at about 6 MB/s, which made a 2 GiB form take
+    /// six minutes.
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pattern in
+                let base = hay.baseAddress!
+                var start = 0
+                let last = hay.count - pattern.count
+                while start <= last, let found = memchr(base + start, Int32(first), last - start + 1) {
+                    let index = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(found, pattern.baseAddress!, pattern.count) == 0 { return index }
+                    start = index + 1
+                }
+                return nil
+            }
+        }
     }
 
     /// Reads `Content-Disposition: form-data; name="…"; filename="…"` from a part's header block.
