@@ -6,6 +6,8 @@ import Foundation
 /// text as it is: a list of ten thousand items is written in a fraction of a second this way.
 struct OrderedJSONObject {
     private var text = "{"
+    /// Whether a member has been added; `text.count` would walk the text's characters at every member.
+    private var hasMembers = false
 
     mutating func add(_ key: String, _ value: String?) {
         addRaw(key, value.map(Self.quoted) ?? "null")
@@ -29,7 +31,8 @@ struct OrderedJSONObject {
 
     /// Adds `json`, which must already be valid JSON text.
     mutating func addRaw(_ key: String, _ json: String) {
-        if text.count > 1 { text += "," }
+        if hasMembers { text += "," }
+        hasMembers = true
         text += Self.quoted(key) + ":" + json
     }
 
