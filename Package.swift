@@ -50,7 +50,7 @@ let package = Package(
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The HTTP API and stream file serving.
+        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json.
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
@@ -65,7 +65,7 @@ let package = Package(
             .product(name: "_NIOFileSystem", package: "swift-nio"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], resources: [.copy("Resources/openapi.json")]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [

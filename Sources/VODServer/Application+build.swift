@@ -74,6 +74,7 @@ func buildRouter(
         .addRoutes(to: router.group("api/webhooks"))
     TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize,
                   writeProtection: configuration.writeProtection, publicURL: publicURL).addRoutes(to: router.group("api/uploads"))
+    OpenAPIController().addRoutes(to: router)
     return router
 }
 
