@@ -51,7 +51,7 @@ let package = Package(
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The HTTP API and stream file serving.
+        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json.
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
@@ -67,7 +67,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], resources: [.copy("Resources/openapi.json")]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [

@@ -81,6 +81,7 @@ func buildRouter(
                   writeProtection: configuration.writeProtection, publicURL: publicURL, metrics: metrics)
         .addRoutes(to: router.group("api/uploads"))
     MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
     return router
 }
 

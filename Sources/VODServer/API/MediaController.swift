@@ -71,6 +71,15 @@ struct MediaController: Sendable {
         struct Changes: Decodable {
             var title: String?
             var description: String?
+
+            private enum CodingKeys: String, CodingKey { case title, description }
+
+            /// A key may be left out; one that is present must hold a string, since `null` would change nothing.
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                title = try container.contains(.title) ? container.decode(String.self, forKey: .title) : nil
+                description = try container.contains(.description) ? container.decode(String.self, forKey: .description) : nil
+            }
         }
         let id = try Self.id(context)
         let changes: Changes

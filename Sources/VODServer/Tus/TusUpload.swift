@@ -23,7 +23,8 @@ struct TusUpload: Codable, Sendable, Equatable {
 
 extension TusUpload {
     /// The pairs of an `Upload-Metadata` header: comma-separated `key base64value` pairs (the value may be
-    /// left out); keys unique, without spaces or commas. Values are decoded as UTF-8.
+    /// left out); keys unique, without spaces or commas. Values are any bytes (tus asks only for base64), read as
+    /// UTF-8 with replacement characters.
     static func metadata(_ header: String) throws -> [String: String] {
         var pairs: [String: String] = [:]
         for pair in header.split(separator: ",", omittingEmptySubsequences: false) {
@@ -35,10 +36,10 @@ extension TusUpload {
                 pairs[String(key)] = ""
                 continue
             }
-            guard let data = Data(base64Encoded: String(parts[1])), let value = String(data: data, encoding: .utf8) else {
-                throw APIError.badRequest("The Upload-Metadata value of '\(key)' is not base64 of UTF-8 text")
+            guard let data = Data(base64Encoded: String(parts[1])) else {
+                throw APIError.badRequest("The Upload-Metadata value of '\(key)' is not base64")
             }
-            pairs[String(key)] = value
+            pairs[String(key)] = String(decoding: data, as: UTF8.self)
         }
         return pairs
     }
