@@ -28,7 +28,7 @@ struct EventsWebSocket: Sendable {
             return .dontUpgrade
         }
         let subscription = try await feed.subscribe(after: lastEventID, mediaID: mediaID)
-        let baseURL = publicURL ?? "http://\(request.authority ?? "localhost")"
+        let baseURL = request.baseURL(publicURL: publicURL)
         let storedJSON = self.storedJSON
         return .upgrade([:]) { inbound, outbound, _ in
             try await withGracefulShutdownHandler {
