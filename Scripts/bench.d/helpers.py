@@ -219,7 +219,8 @@ def mark_live(database, media_id):
 def fill_catalog(database, count, clip, probe, media_dir, output_dir):
     """Adds `count` ready items to the `media` table of `database` (a catalog `vod serve` made through its
     migrations, with no server running), as uploads of `clip` transcoded to a 720p and a 1080p rung leave
-    them: its `vod probe` JSON (in `probe`) stored compact with sorted keys as ingest stores it, its size and
+    them: its `vod probe` JSON (in `probe`) stored compact with sorted keys as ingest stores it, with the probe's `source`
+    and `tracks` encoded alone as ingest stores them too, its size and
     duration, two variants with one segment per 6 s, created a minute apart from 2026-11-23T10:00:00.000Z and
     updated 40 s later; every other one has a description. Prints the number of rows the table then holds."""
     count = int(count)
@@ -227,6 +228,8 @@ def fill_catalog(database, count, clip, probe, media_dir, output_dir):
         probe_json = json.load(f)
     duration = float(probe_json["duration"])
     stored_probe = json.dumps(probe_json, sort_keys=True, separators=(",", ":"))
+    source_summary, tracks = (json.dumps(probe_json.get(key), sort_keys=True, separators=(",", ":"))
+                              for key in ("source", "tracks"))
     segments = max(1, math.ceil(duration / 6))
     variants = json.dumps([
         {"averageBandwidth": 700000, "bandwidth": 800000, "codecs": "avc1.64001f,mp4a.40.2", "frameRate": 30,
@@ -253,13 +256,13 @@ def fill_catalog(database, count, clip, probe, media_dir, output_dir):
                     media_id, f"Bench clip {media_id:05d}",
                     f"Item {media_id} of the list benchmark" if n % 2 else None,
                     "ready", f"{output_dir}/{media_id}", duration, 1.0, None, f"clip-{media_id:05d}.mp4",
-                    f"{media_dir}/{uuid.uuid4()}.mp4", size, stored_probe, variants, 1,
+                    f"{media_dir}/{uuid.uuid4()}.mp4", size, stored_probe, source_summary, tracks, variants, 1,
                     stamp(created), stamp(created + datetime.timedelta(seconds=40)),
                 ))
             connection.executemany(
                 "INSERT INTO media (id, title, description, status, hls_path, duration, progress, error, "
-                "source_file_name, source_path, source_size, probe, variants, attempts, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                "source_file_name, source_path, source_size, probe, source_summary, tracks, variants, attempts, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         print(connection.execute("SELECT COUNT(*) FROM media").fetchone()[0])
     finally:
         connection.close()

@@ -28,5 +28,7 @@ extension MediaItem: FetchableRecord {
         publishedAt = row["published_at"]
         processingSeconds = row["processing_seconds"]
         rungProgressJSON = row["rung_progress"]
+        sourceSummaryJSON = row["source_summary"]
+        tracksJSON = row["tracks"]
     }
 }

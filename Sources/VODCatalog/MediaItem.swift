@@ -20,6 +20,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var sourceSize: Int64
     /// The engine's probe of the original, as JSON.
     public var probeJSON: String?
+    /// The probe's summary of the original, already encoded as the media JSON's `source` (set at upload by
+    /// this version; nil on older rows, whose `probeJSON` holds it).
+    public var sourceSummaryJSON: String?
+    /// The probe's track listing, already encoded as the media JSON's `tracks` (like `sourceSummaryJSON`).
+    public var tracksJSON: String?
     /// The renditions produced, as JSON.
     public var variantsJSON: String?
     /// How many times a worker has started transcoding it.
@@ -82,6 +87,10 @@ public struct NewMedia: Sendable, Equatable {
     public var sourceSize: Int64
     public var duration: Double?
     public var probeJSON: String?
+    /// The media JSON's `source`, encoded once here rather than on every read.
+    public var sourceSummaryJSON: String?
+    /// The media JSON's `tracks`, encoded once here rather than on every read.
+    public var tracksJSON: String?
 
     public init(
         title: String,
@@ -90,7 +99,9 @@ public struct NewMedia: Sendable, Equatable {
         sourcePath: String,
         sourceSize: Int64,
         duration: Double?,
-        probeJSON: String?
+        probeJSON: String?,
+        sourceSummaryJSON: String? = nil,
+        tracksJSON: String? = nil
     ) {
         self.title = title
         self.description = description
@@ -99,6 +110,8 @@ public struct NewMedia: Sendable, Equatable {
         self.sourceSize = sourceSize
         self.duration = duration
         self.probeJSON = probeJSON
+        self.sourceSummaryJSON = sourceSummaryJSON
+        self.tracksJSON = tracksJSON
     }
 }
 

@@ -6,12 +6,13 @@ extension SQLiteCatalog {
             try MediaItem.fetchOne(
                 db,
                 sql: """
-                    INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *
+                    INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
+                        source_summary, tracks)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                     """,
                 arguments: [
                     media.title, media.description, media.sourceFileName, media.sourcePath, media.sourceSize,
-                    media.duration, media.probeJSON,
+                    media.duration, media.probeJSON, media.sourceSummaryJSON, media.tracksJSON,
                 ]
             )!
         }

@@ -133,6 +133,9 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v8: stored summaries") { db in
+            try db.execute(sql: "ALTER TABLE media ADD COLUMN source_summary TEXT; ALTER TABLE media ADD COLUMN tracks TEXT")
+        }
         return migrator
     }
 }

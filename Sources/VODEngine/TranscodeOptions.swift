@@ -111,4 +111,19 @@ public struct VariantSummary: Sendable, Codable, Equatable {
     public var segmentCount: Int
     /// The media playlist's path relative to the output folder, such as `720p/index.m3u8`.
     public var playlist: String
+
+    public init(
+        name: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, frameRate: Double,
+        segmentCount: Int, playlist: String
+    ) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.bandwidth = bandwidth
+        self.averageBandwidth = averageBandwidth
+        self.codecs = codecs
+        self.frameRate = frameRate
+        self.segmentCount = segmentCount
+        self.playlist = playlist
+    }
 }

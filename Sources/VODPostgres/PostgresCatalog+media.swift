@@ -5,9 +5,10 @@ extension PostgresCatalog {
     public func insert(_ media: NewMedia) async throws -> MediaItem {
         let items = try await fetch(
             """
-            INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe)
+            INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
+                source_summary, tracks)
             VALUES (\(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
-                \(media.duration), \(media.probeJSON))
+                \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON))
             RETURNING *
             """, MediaItem.init(postgres:))
         try await notifyWorkers()

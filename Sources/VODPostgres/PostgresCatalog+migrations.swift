@@ -114,6 +114,10 @@ extension PostgresCatalog {
             "CREATE INDEX webhook_deliveries_recent ON webhook_deliveries (updated_at)",
             "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)",
         ]),
+        ("v8: stored summaries", [
+            "ALTER TABLE media ADD COLUMN source_summary TEXT",
+            "ALTER TABLE media ADD COLUMN tracks TEXT",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

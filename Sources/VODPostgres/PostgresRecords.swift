@@ -28,6 +28,8 @@ extension MediaItem {
         publishedAt = try row["published_at"].decode(String?.self)
         processingSeconds = try row["processing_seconds"].decode(Double?.self)
         rungProgressJSON = try row["rung_progress"].decode(String?.self)
+        sourceSummaryJSON = try row["source_summary"].decode(String?.self)
+        tracksJSON = try row["tracks"].decode(String?.self)
     }
 }
 

@@ -22,6 +22,23 @@ import VODCatalog
     }
 
     @Test(arguments: CatalogBackend.allCases)
+    func keepsTheEncodedSummariesAnUploadStores(_ backend: CatalogBackend) async throws {
+        let store = try await backend.makeStore()
+        defer { store.remove() }
+        let catalog = try await store.open()
+        var media = CatalogStore.newMedia("clip")
+        media.sourceSummaryJSON = #"{"height":1080,"width":1920}"#
+        media.tracksJSON = #"[{"index":0,"type":"video"}]"#
+        let item = try await catalog.insert(media)
+        let older = try await catalog.insert(CatalogStore.newMedia("older"))
+        for stored in [item, try #require(try await catalog.media(id: item.id)), try await catalog.list(status: nil, limit: nil, offset: 0)[1]] {
+            #expect(stored.sourceSummaryJSON == media.sourceSummaryJSON)
+            #expect(stored.tracksJSON == media.tracksJSON)
+        }
+        #expect(older.sourceSummaryJSON == nil && older.tracksJSON == nil)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
     func listsNewestFirstWithFilterAndPaging(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }

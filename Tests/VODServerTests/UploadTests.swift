@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
-import VODServer
+@testable import VODServer
 import VODTestSupport
 
 /// `POST /api/media`: multipart and raw bodies, probing, limits, and nothing left behind on failure.
@@ -52,6 +52,11 @@ import VODTestSupport
             #expect(item.sourceSize == Int64(clip.count))
             #expect(try Data(contentsOf: URL(fileURLWithPath: item.sourcePath)) == clip)
             #expect(item.probeJSON?.contains("\"width\":320") == true)
+            var olderRow = item
+            (olderRow.sourceSummaryJSON, olderRow.tracksJSON) = (nil, nil)
+            let fromProbe = StoredJSONCache().fields(of: olderRow)
+            #expect(item.sourceSummaryJSON == fromProbe.sourceJSON && item.tracksJSON == fromProbe.tracksJSON,
+                    "the summaries stored at upload are what a row stored before them renders from its probe")
             #expect(try test.storedMedia() == [URL(fileURLWithPath: item.sourcePath).lastPathComponent], "no staging file left")
         }
     }

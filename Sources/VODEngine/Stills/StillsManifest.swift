@@ -28,7 +28,8 @@ public struct StillsManifest: Sendable, Equatable, Codable {
 
     /// The manifest saved in `titleFolder`, or nil when it has no stills.
     public static func read(titleFolder: URL) -> StillsManifest? {
-        let url = titleFolder.appendingPathComponent(folder).appendingPathComponent(fileName)
+        // Hinted, so that building the URL asks the file system nothing.
+        let url = titleFolder.appendingPathComponent(folder, isDirectory: true).appendingPathComponent(fileName, isDirectory: false)
         // A title without stills is common (audio only, or transcoded before stills existed): one `access` is
         // far cheaper than the error `Data(contentsOf:)` builds for a missing file, ten thousand times in a list.
         guard access(url.path, R_OK) == 0 else { return nil }

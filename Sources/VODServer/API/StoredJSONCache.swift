@@ -36,12 +36,10 @@ final class StoredJSONCache: Sendable {
     func fields(of item: MediaItem) -> Fields {
         let key = Key(id: item.id, updatedAt: item.updatedAt)
         if let cached = entries.withLock({ $0[key] }) { return cached }
-        let probe = item.probeJSON.map { Data($0.utf8) }
-        let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
-        let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
-        let fields = Fields(sourceJSON: source.map(Self.encoded) ?? "null", tracksJSON: summary?.tracks.map(Self.encoded) ?? "null",
+        let summaries = Self.summaries(of: item)
+        let fields = Fields(sourceJSON: summaries.source, tracksJSON: summaries.tracks,
                             variants: Self.variants(item.variantsJSON),
-                            stills: item.isReady ? item.hlsPath.flatMap { StillsManifest.read(titleFolder: URL(fileURLWithPath: $0)) } : nil)
+                            stills: item.isReady ? item.hlsPath.flatMap { StillsManifest.read(titleFolder: URL(fileURLWithPath: $0, isDirectory: true)) } : nil)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = fields
@@ -61,11 +59,28 @@ final class StoredJSONCache: Sendable {
         var tracks: [TrackListing]?
     }
 
-    private static func encoded(_ value: some Encodable) -> String {
+    /// The encoded `source` and `tracks` of `item`: as stored at upload, or, for rows stored before that, decoded
+    /// from the probe and encoded now.
+    private static func summaries(of item: MediaItem) -> (source: String, tracks: String) {
+        if let source = item.sourceSummaryJSON, let tracks = item.tracksJSON { return (source, tracks) }
+        let probe = item.probeJSON.map { Data($0.utf8) }
+        let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
+        let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
+        return (source.map(encoded) ?? "null", summary?.tracks.map(encoded) ?? "null")
+    }
+
+    /// `value` as the media JSON embeds it: compact, keys sorted, slashes unescaped; `null` if it cannot be encoded.
+    static func encoded(_ value: some Encodable) -> String {
         (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
+    /// The variants column, read as a flat array when it is one (as this service writes it), else decoded.
     private static func variants(_ json: String?) -> [VariantSummary]? {
-        json.flatMap { try? JSONDecoder().decode([VariantSummary].self, from: Data($0.utf8)) }
+        guard let json else { return nil }
+        if let objects = FlatJSONArray.objects(in: json) {
+            let variants = objects.compactMap(VariantSummary.init(flat:))
+            if variants.count == objects.count { return variants }
+        }
+        return try? JSONDecoder().decode([VariantSummary].self, from: Data(json.utf8))
     }
 }

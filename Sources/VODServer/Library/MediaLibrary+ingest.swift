@@ -36,7 +36,9 @@ extension MediaLibrary {
             sourcePath: stored,
             sourceSize: size,
             duration: probe.duration,
-            probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self)
+            probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self),
+            sourceSummaryJSON: probe.source.map(StoredJSONCache.encoded) ?? "null",
+            tracksJSON: probe.tracks.map(StoredJSONCache.encoded) ?? "null"
         )
         let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {
