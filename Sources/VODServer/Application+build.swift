@@ -21,10 +21,11 @@ public func buildApplication(
         metrics: metrics
     )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
-    let webSocket = EventsWebSocket(feed: feed, storedJSON: storedJSON, publicURL: configuration.publicBaseURL)
+    let renderer = EventRenderer(storedJSON: storedJSON)
+    let webSocket = EventsWebSocket(feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL)
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
-        baseURL: configuration.unsolicitedBaseURL, storedJSON: storedJSON, logger: logger
+        baseURL: configuration.unsolicitedBaseURL, renderer: renderer, logger: logger
     )
     let protection = configuration.writeProtection
     logger.log(
@@ -71,7 +72,7 @@ func buildRouter(
         storedJSON: storedJSON,
         metrics: metrics
     ).addRoutes(to: router.group("api/media"))
-    EventsController(feed: feed, catalog: library.catalog, storedJSON: storedJSON, publicURL: publicURL)
+    EventsController(feed: feed, catalog: library.catalog, renderer: EventRenderer(storedJSON: storedJSON), publicURL: publicURL)
         .addRoutes(to: router.group("api"))
     WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/workers"))

@@ -23,9 +23,4 @@ struct EventMessage {
         object.addRaw("data", media.json)
         return object.json
     }
-
-    /// The event as one Server-Sent Events message: its id, for `Last-Event-ID`, its type, and the JSON.
-    var serverSentEvent: String {
-        "id: \(event.id)\nevent: \(event.type.rawValue)\ndata: \(json)\n\n"
-    }
 }

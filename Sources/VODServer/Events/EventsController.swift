@@ -10,7 +10,7 @@ import VODCatalog
 struct EventsController: Sendable {
     let feed: EventFeed
     let catalog: any MediaCatalog
-    let storedJSON: StoredJSONCache
+    let renderer: EventRenderer
     let publicURL: String?
 
     func addRoutes(to api: RouterGroup<VODRequestContext>) {
@@ -25,7 +25,7 @@ struct EventsController: Sendable {
     private func stream(_ request: Request, mediaID: Int64?) async throws -> Response {
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
         let baseURL = request.baseURL(publicURL: publicURL)
-        let storedJSON = self.storedJSON
+        let renderer = self.renderer
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .accelBuffering: "no",
         ]
@@ -35,7 +35,7 @@ struct EventsController: Sendable {
                 for await delivery in subscription.deliveries {
                     switch delivery {
                     case .event(let event):
-                        try await writer.write(ByteBuffer(string: try EventMessage(event, baseURL: baseURL, storedJSON: storedJSON).serverSentEvent))
+                        try await writer.write(ByteBuffer(string: try renderer.serverSentEvent(of: event, baseURL: baseURL)))
                     case .keepAlive:
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// item's, as with SSE. The socket closes at graceful shutdown, and clients reconnect.
 struct EventsWebSocket: Sendable {
     let feed: EventFeed
-    let storedJSON: StoredJSONCache
+    let renderer: EventRenderer
     let publicURL: String?
 
     /// The path it answers on.
@@ -29,14 +29,14 @@ struct EventsWebSocket: Sendable {
         }
         let subscription = try await feed.subscribe(after: lastEventID, mediaID: mediaID)
         let baseURL = request.baseURL(publicURL: publicURL)
-        let storedJSON = self.storedJSON
+        let renderer = self.renderer
         return .upgrade([:]) { inbound, outbound, _ in
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await delivery in subscription.deliveries {
                             guard case .event(let event) = delivery else { continue }
-                            try await outbound.write(.text(try EventMessage(event, baseURL: baseURL, storedJSON: storedJSON).json))
+                            try await outbound.write(.text(try renderer.json(of: event, baseURL: baseURL)))
                         }
                     }
                     for try await _ in inbound {}

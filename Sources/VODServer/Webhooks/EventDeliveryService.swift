@@ -19,7 +19,7 @@ struct EventDeliveryService: Service {
     let wakeups: JobWakeups
     /// The base of the URLs in the media JSON of each delivery.
     let baseURL: String
-    let storedJSON: StoredJSONCache
+    let renderer: EventRenderer
     let logger: Logger
     /// This process's name on the leases of the deliveries it sends.
     let worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):webhooks"
@@ -84,7 +84,7 @@ struct EventDeliveryService: Service {
     private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async {
         let attempt: WebhookAttempt
         do {
-            let body = Array(try EventMessage(delivery.event, baseURL: baseURL, storedJSON: storedJSON).json.utf8)
+            let body = Array(try renderer.json(of: delivery.event, baseURL: baseURL).utf8)
             var request = HTTPClientRequest(url: delivery.url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
