@@ -52,6 +52,8 @@ func buildRouter(
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path]))
     router.add(middleware: JSONErrorMiddleware())
+    let routeMethods = RouteMethods()
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
     router.get("health") { _, _ -> Response in
@@ -83,6 +85,7 @@ func buildRouter(
         .addRoutes(to: router.group("api/uploads"))
     MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
+    routeMethods.register(router.routes)
     return router
 }
 
