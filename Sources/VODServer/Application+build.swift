@@ -56,14 +56,7 @@ func buildRouter(
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
-    router.get("health") { _, _ -> Response in
-        do {
-            try await library.catalog.ping()
-        } catch {
-            throw APIError.databaseUnavailable
-        }
-        return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
-    }
+    router.addHealthCheck(catalog: library.catalog)
     MediaController(
         library: library,
         streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics),

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import VODCatalog
 
 /// Runs the vod server until SIGTERM or SIGINT, then stops it gracefully within a bounded time.
 ///
@@ -20,14 +21,34 @@ public func runServer(configuration: VODServerConfiguration, library: MediaLibra
     }
 }
 
-/// Runs transcode workers only, without HTTP, until SIGTERM or SIGINT: the jobs in hand go back to the queue at
-/// once, and the process exits.
-public func runWorkers(configuration: VODServerConfiguration, library: MediaLibrary, logger: Logger) async throws {
-    let service = TranscodeService(
-        library: library, jobs: RunningJobs(), configuration: configuration, metrics: ServiceMetrics(), logger: logger
-    )
-    var group = ServiceGroupConfiguration(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// Runs transcode workers only, until SIGTERM or SIGINT: the jobs in hand go back to the queue at once, and the
+/// process exits. With `metricsAddress`, it serves its own `GET /metrics` (and `/health`) there, and nothing else.
+public func runWorkers(
+    configuration: VODServerConfiguration, library: MediaLibrary, metricsAddress: (host: String, port: Int)? = nil,
+    logger: Logger
+) async throws {
+    let metrics = ServiceMetrics()
+    var services: [any Service] = [
+        TranscodeService(library: library, jobs: RunningJobs(), configuration: configuration, metrics: metrics, logger: logger),
+    ]
+    if let metricsAddress {
+        services.append(Application(
+            router: metricsRouter(metrics: metrics, catalog: library.catalog),
+            configuration: .init(address: .hostname(metricsAddress.host, port: metricsAddress.port), serverName: "vod-worker"),
+            logger: logger
+        ))
+    }
+    var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
     group.maximumCancellationDuration = .seconds(5)
     try await ServiceGroup(configuration: group).run()
+}
+
+/// A worker's routes: its metrics, and a health check that asks the catalog.
+private func metricsRouter(metrics: ServiceMetrics, catalog: any MediaCatalog) -> Router<VODRequestContext> {
+    let router = Router(context: VODRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    router.addHealthCheck(catalog: catalog)
+    MetricsController(metrics: metrics, catalog: catalog).addRoutes(to: router)
+    return router
 }

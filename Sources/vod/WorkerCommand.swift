@@ -31,6 +31,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning or error (env VOD_LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Serve this worker's Prometheus GET /metrics (and GET /health) on this port (env VOD_METRICS_PORT; default: none).", valueName: "port"))
+    var metricsPort: Int?
+
+    @Option(help: ArgumentHelp("The address the metrics port listens on (env VOD_METRICS_HOST; default 127.0.0.1).", valueName: "address"))
+    var metricsHost: String?
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var queue: QueueOptions
@@ -39,6 +45,9 @@ struct WorkerCommand: AsyncParsableCommand {
         guard try resolvedConcurrency() >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
         guard try resolvedThreads().map({ $0 >= 1 }) ?? true else { throw ValidationError("--threads must be at least 1.") }
         guard pollInterval > 0 else { throw ValidationError("--poll-interval must be positive.") }
+        guard try resolvedMetricsPort().map({ (1...65535).contains($0) }) ?? true else {
+            throw ValidationError("--metrics-port must be from 1 to 65535.")
+        }
         guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
             throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
         }
@@ -60,11 +69,17 @@ struct WorkerCommand: AsyncParsableCommand {
             "database": "\(storage.databaseDescription)", "media": "\(library.mediaDirectory)",
             "output": "\(library.outputDirectory)", "concurrency": "\(configuration.workers)",
         ])
-        try await runWorkers(configuration: configuration, library: library, logger: logger)
+        let metricsAddress = try resolvedMetricsPort().map { (host: metricsHost ?? environment("VOD_METRICS_HOST") ?? "127.0.0.1", port: $0) }
+        if let metricsAddress { logger.info("metrics on http://\(metricsAddress.host):\(metricsAddress.port)/metrics") }
+        try await runWorkers(configuration: configuration, library: library, metricsAddress: metricsAddress, logger: logger)
     }
 
     private func resolvedConcurrency() throws -> Int {
         try concurrency ?? environment("VOD_CONCURRENCY").map { try Self.integer($0, "VOD_CONCURRENCY") } ?? 1
+    }
+
+    private func resolvedMetricsPort() throws -> Int? {
+        try metricsPort ?? environment("VOD_METRICS_PORT").map { try Self.integer($0, "VOD_METRICS_PORT") }
     }
 
     private func resolvedThreads() throws -> Int? {

@@ -29,7 +29,7 @@ public final class ThrowawayPostgres: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vod-postgres-\(UUID().uuidString)").path
         dataDirectory = folder + "/data"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         serverOptions = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
         if getuid() == 0 { try ExternalTool.require("chown", ["-R", "postgres:postgres", folder]) }
         try run("initdb", ["-D", dataDirectory, "-U", "vod", "--auth=trust", "-E", "UTF8", "--no-sync"])
@@ -85,33 +85,6 @@ public final class ThrowawayPostgres: Sendable {
             try ExternalTool.require("runuser", ["-u", "postgres", "--", path] + arguments, timeout: 120)
         } else {
             try ExternalTool.require(path, arguments, timeout: 120)
-        }
-    }
-
-    /// A loopback port nothing listens on now, below the kernel's range of ephemeral ports: while the server is
-    /// down, clients reconnecting to a port in that range can be given it as their own local port and connect
-    /// to themselves, which keeps the server from binding it again.
-    private static func freePort() throws -> Int {
-        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
-            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
-        let ephemeralStart = range.first ?? 32768
-        for port in (10000..<max(ephemeralStart, 10001)).shuffled().prefix(200) where canBind(port) {
-            return port
-        }
-        throw ToolError(description: "no free loopback port below \(ephemeralStart)")
-    }
-
-    private static func canBind(_ port: Int) -> Bool {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }

@@ -49,6 +49,36 @@ import VODTestSupport
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
+    @Test func aWorkerServesItsOwnMetricsAndNothingElse() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let port = try LoopbackPort.free()
+        let worker = try cluster.worker(arguments: ["--metrics-port", "\(port)"])
+        let metricsURL = "http://127.0.0.1:\(port)"
+        for clip in try Self.clips(2, in: cluster.directory.url) {
+            #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
+        }
+        try await waitUntil("both items are ready", timeout: 60) {
+            try await cluster.items().filter { $0.status == .ready }.count == 2
+        }
+        let scraped = try await offPool { try ExternalTool.require("curl", ["-sf", "\(metricsURL)/metrics"]).standardOutput }
+        let metrics = try Exposition(scraped)
+        #expect(metrics["vod_transcode_jobs_started_total"] == 2 && metrics["vod_transcode_jobs_done_total"] == 2)
+        #expect(metrics["vod_transcode_jobs_failed_total"] == 0)
+        #expect(metrics["vod_transcode_speed_ratio_count"] == 2)
+        #expect((metrics["vod_transcode_last_speed_ratio"] ?? 0) > 0, "the last job's speed")
+        #expect(metrics[#"vod_queue_depth{status="ready"}"#] == 2, "read from the shared catalog")
+        let apiMetrics = try Exposition(try await offPool { try ExternalTool.require("curl", ["-sf", "\(api.url)/metrics"]).standardOutput })
+        #expect(apiMetrics["vod_transcode_jobs_done_total"] == 0, "the API node transcoded nothing")
+        let health = try await offPool { try ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/health"]).standardOutput }
+        #expect(health == "OK 200")
+        let other = try await offPool { try ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/api/media"]).standardOutput }
+        #expect(other == #"{"error":"Not found"} 404"#, "a worker serves no API")
+        #expect(try await worker.stop(SIGTERM) == 0)
+        #expect(try await api.stop(SIGTERM) == 0)
+    }
+
     @Test func aKilledWorkersJobIsFinishedByAnotherAndNothingPartialIsServed() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
