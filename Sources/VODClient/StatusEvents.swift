@@ -9,6 +9,7 @@ import VODModel
 /// missed or repeated; it throws after `VODClient.Options.maximumRetries` failed connections in a row, and ends
 /// when its task is cancelled.
 public struct StatusEvents: AsyncSequence, Sendable {
+    /// Each element is one status event.
     public typealias Element = StatusEvent
 
     let client: VODClient
