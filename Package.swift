@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "vod",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "vod", targets: ["vod"]),
         .library(name: "VODEngine", targets: ["VODEngine"]),
@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "VODPostgres", targets: ["VODPostgres"]),
         .library(name: "VODServer", targets: ["VODServer"]),
         .library(name: "VODConformance", targets: ["VODConformance"]),
+        .library(name: "VODModel", targets: ["VODModel"]),
+        .library(name: "VODClient", targets: ["VODClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,13 +37,17 @@ let package = Package(
         ),
         // Swift owners for FFmpeg objects: each C object is freed exactly once.
         .target(name: "VODFFmpeg", dependencies: ["CFFmpeg"]),
+        // The JSON types the server writes and clients read (the media JSON, status events), on Foundation alone.
+        .target(name: "VODModel"),
         // Probe, ladder planning, the decode → scale → encode pipeline and the HLS packager.
         .target(name: "VODEngine", dependencies: [
             "VODFFmpeg",
+            "VODModel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The SQLite catalog of media items and the persistent transcode queue.
         .target(name: "VODCatalog", dependencies: [
+            "VODModel",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The catalog and queue on PostgreSQL, for several machines.
@@ -68,6 +74,14 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Resources/openapi.json")]),
+        // The Swift client of the API, for Linux, macOS and iOS: no FFmpeg, no database, no server.
+        .target(name: "VODClient", dependencies: [
+            "VODModel",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [
@@ -91,11 +105,17 @@ let package = Package(
         ]),
         .testTarget(name: "VODServerTests", dependencies: [
             "VODServer",
+            "VODModel",
             "VODConformance",
             "VODPostgres",
             "VODTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ]),
+        .testTarget(name: "VODClientTests", dependencies: [
+            "VODClient",
+            "VODTestSupport",
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Hummingbird
 import VODCatalog
 import VODEngine
+import VODModel
 
 /// The JSON of an uploaded caption: its id, language, NAME and default flag, and where players and people
 /// fetch it.
@@ -11,15 +12,16 @@ struct CaptionResponse: ResponseGenerator {
 
     /// The JSON object, keys in alphabetical order.
     var json: String {
+        typealias Key = Media.Caption.CodingKeys
         var object = OrderedJSONObject()
-        object.add("created_at", caption.createdAt)
-        object.add("default", caption.isDefault)
-        object.add("id", caption.id)
-        object.add("language", caption.language)
-        object.add("media_id", caption.mediaID)
-        object.add("name", caption.name)
-        object.add("playlist_url", "\(streamURL)/\(CaptionRendition.playlist(id: caption.id))")
-        object.add("url", "\(streamURL)/\(CaptionRendition.completeFile(id: caption.id))")
+        object.add(Key.createdAt, caption.createdAt)
+        object.add(Key.isDefault, caption.isDefault)
+        object.add(Key.id, caption.id)
+        object.add(Key.language, caption.language)
+        object.add(Key.mediaID, caption.mediaID)
+        object.add(Key.name, caption.name)
+        object.add(Key.playlistURL, "\(streamURL)/\(CaptionRendition.playlist(id: caption.id))")
+        object.add(Key.url, "\(streamURL)/\(CaptionRendition.completeFile(id: caption.id))")
         return object.json
     }
 

@@ -2,11 +2,13 @@ import Foundation
 import Hummingbird
 import VODCatalog
 import VODEngine
+import VODModel
 
 /// The JSON of a media item: the contract's keys, in the contract's order, then the added ones.
 ///
 /// Every key is always present; unknown values are `null`, as the iOS apps' optional fields expect.
-/// Written by hand because Foundation's encoder does not keep key order on Linux.
+/// Written by hand because Foundation's encoder does not keep key order on Linux, and fast; every key is named
+/// by `VODModel.Media.CodingKeys`, the type clients decode it with.
 struct MediaResponse: ResponseGenerator {
     let item: MediaItem
     /// The absolute URL of the master playlist.
@@ -27,15 +29,16 @@ struct MediaResponse: ResponseGenerator {
 
         /// The JSON object, keys in alphabetical order.
         var json: String {
+            typealias Key = Media.Variant.CodingKeys
             var object = OrderedJSONObject()
-            object.add("average_bandwidth", averageBandwidth)
-            object.add("bandwidth", bandwidth)
-            object.add("codecs", codecs)
-            object.add("frame_rate", frameRate)
-            object.add("height", height)
-            object.add("name", name)
-            object.add("playlist_url", playlistURL)
-            object.add("width", width)
+            object.add(Key.averageBandwidth, averageBandwidth)
+            object.add(Key.bandwidth, bandwidth)
+            object.add(Key.codecs, codecs)
+            object.add(Key.frameRate, frameRate)
+            object.add(Key.height, height)
+            object.add(Key.name, name)
+            object.add(Key.playlistURL, playlistURL)
+            object.add(Key.width, width)
             return object.json
         }
     }
@@ -48,30 +51,31 @@ struct MediaResponse: ResponseGenerator {
     /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
     /// until the title is ready with its pictures). `hls_path` is set only once ready, as before.
     var json: String {
+        typealias Key = Media.CodingKeys
         var object = OrderedJSONObject()
-        object.add("id", item.id)
-        object.add("title", item.title)
-        object.add("description", item.description)
-        object.add("status", item.status.rawValue)
-        object.add("hls_path", item.isReady ? item.hlsPath : nil)
-        object.add("duration", item.duration.map { Int($0.rounded()) })
-        object.add("ready?", item.isReady)
-        object.add("created_at", item.createdAt)
-        object.add("updated_at", item.updatedAt)
-        object.add("progress", item.progress)
-        object.add("error", item.error)
-        object.add("stream_url", streamURL)
-        object.addRaw("variants", variants.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } ?? "null")
-        object.addRaw("source", stored.sourceJSON)
-        object.addRaw("tracks", stored.tracksJSON)
-        object.addRaw("captions", CaptionResponse.array(item.captions, streamURL: streamURL))
-        object.add("playable", item.isPlayable)
-        object.add("published_at", item.isPlayable ? item.publishedAt : nil)
-        object.add("processing_seconds", item.processingSeconds)
-        object.addRaw("rung_progress", item.status == .pending ? "null" : item.rungProgressJSON ?? "null")
+        object.add(Key.id, item.id)
+        object.add(Key.title, item.title)
+        object.add(Key.description, item.description)
+        object.add(Key.status, item.status.rawValue)
+        object.add(Key.hlsPath, item.isReady ? item.hlsPath : nil)
+        object.add(Key.duration, item.duration.map { Int($0.rounded()) })
+        object.add(Key.isReady, item.isReady)
+        object.add(Key.createdAt, item.createdAt)
+        object.add(Key.updatedAt, item.updatedAt)
+        object.add(Key.progress, item.progress)
+        object.add(Key.error, item.error)
+        object.add(Key.streamURL, streamURL)
+        object.addRaw(Key.variants, variants.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } ?? "null")
+        object.addRaw(Key.source, stored.sourceJSON)
+        object.addRaw(Key.tracks, stored.tracksJSON)
+        object.addRaw(Key.captions, CaptionResponse.array(item.captions, streamURL: streamURL))
+        object.add(Key.isPlayable, item.isPlayable)
+        object.add(Key.publishedAt, item.isPlayable ? item.publishedAt : nil)
+        object.add(Key.processingSeconds, item.processingSeconds)
+        object.addRaw(Key.rungProgress, item.status == .pending ? "null" : item.rungProgressJSON ?? "null")
         let stills = stored.stills.map { StillsJSON(manifest: $0, mediaURL: mediaURL) }
-        object.add("poster_url", stills?.posterURL)
-        object.addRaw("thumbnails", stills?.json ?? "null")
+        object.add(Key.posterURL, stills?.posterURL)
+        object.addRaw(Key.thumbnails, stills?.json ?? "null")
         return object.json
     }
 

@@ -3,37 +3,38 @@ import Foundation
 /// A JSON object whose keys come out in the order they were added.
 ///
 /// Strings, numbers, booleans and nulls are written directly, without `JSONEncoder`, and `addRaw` takes JSON
-/// text as it is: a list of ten thousand items is written in a fraction of a second this way.
+/// text as it is: a list of ten thousand items is written in a fraction of a second this way. A key is a string,
+/// or a `CodingKey` of a `VODModel` type (see `ModelKeys.swift`), so that what clients decode names it.
 struct OrderedJSONObject {
     private var text = "{"
     /// Whether a member has been added; `text.count` would walk the text's characters at every member.
     private var hasMembers = false
 
-    mutating func add(_ key: String, _ value: String?) {
+    mutating func add(_ key: some JSONKey, _ value: String?) {
         addRaw(key, value.map(Self.quoted) ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: Int?) {
+    mutating func add(_ key: some JSONKey, _ value: Int?) {
         addRaw(key, value.map(String.init) ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: Int64) {
+    mutating func add(_ key: some JSONKey, _ value: Int64) {
         addRaw(key, String(value))
     }
 
-    mutating func add(_ key: String, _ value: Double?) {
+    mutating func add(_ key: some JSONKey, _ value: Double?) {
         addRaw(key, value.map(Self.number) ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: Bool) {
+    mutating func add(_ key: some JSONKey, _ value: Bool) {
         addRaw(key, value ? "true" : "false")
     }
 
     /// Adds `json`, which must already be valid JSON text.
-    mutating func addRaw(_ key: String, _ json: String) {
+    mutating func addRaw(_ key: some JSONKey, _ json: String) {
         if hasMembers { text += "," }
         hasMembers = true
-        text += Self.quoted(key) + ":" + json
+        text += Self.quoted(key.jsonKey) + ":" + json
     }
 
     /// The object's JSON text.

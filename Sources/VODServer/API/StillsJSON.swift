@@ -1,4 +1,5 @@
 import VODEngine
+import VODModel
 
 /// The pictures of a ready title in the media JSON:
 ///
@@ -15,16 +16,18 @@ struct StillsJSON {
 
     var json: String {
         let posters = manifest.posters.map { poster in
+            typealias Key = Media.Thumbnails.Poster.CodingKeys
             var object = OrderedJSONObject()
-            object.add("height", poster.height)
-            object.add("url", "\(mediaURL)/\(StillsManifest.folder)/\(poster.file)")
-            object.add("width", poster.width)
+            object.add(Key.height, poster.height)
+            object.add(Key.url, "\(mediaURL)/\(StillsManifest.folder)/\(poster.file)")
+            object.add(Key.width, poster.width)
             return object.json
         }
+        typealias Key = Media.Thumbnails.CodingKeys
         var object = OrderedJSONObject()
-        object.addRaw("posters", "[" + posters.joined(separator: ",") + "]")
-        object.add("storyboard_url", "\(mediaURL)/\(StillsManifest.folder)/\(StillsManifest.storyboardFile)")
-        object.add("thumbnail_url", "\(mediaURL)/thumbnail.jpg")
+        object.addRaw(Key.posters, "[" + posters.joined(separator: ",") + "]")
+        object.add(Key.storyboardURL, "\(mediaURL)/\(StillsManifest.folder)/\(StillsManifest.storyboardFile)")
+        object.add(Key.thumbnailURL, "\(mediaURL)/thumbnail.jpg")
         return object.json
     }
 }

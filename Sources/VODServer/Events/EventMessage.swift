@@ -1,5 +1,6 @@
 import Hummingbird
 import VODCatalog
+import VODModel
 
 /// A status event as clients receive it, over SSE, WebSocket and webhooks alike:
 /// `{"id": 42, "type": "media.ready", "created_at": "…", "media_id": 7, "data": {the media JSON}}`.
@@ -15,12 +16,13 @@ struct EventMessage {
     }
 
     var json: String {
+        typealias Key = StatusEvent.CodingKeys
         var object = OrderedJSONObject()
-        object.add("id", event.id)
-        object.add("type", event.type.rawValue)
-        object.add("created_at", event.createdAt)
-        object.add("media_id", event.mediaID)
-        object.addRaw("data", media.json)
+        object.add(Key.id, event.id)
+        object.add(Key.type, event.type.rawValue)
+        object.add(Key.createdAt, event.createdAt)
+        object.add(Key.mediaID, event.mediaID)
+        object.addRaw(Key.media, media.json)
         return object.json
     }
 }

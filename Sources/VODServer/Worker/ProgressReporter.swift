@@ -1,6 +1,7 @@
 import Synchronization
 import VODCatalog
 import VODEngine
+import VODModel
 
 /// Keeps the engine's latest progress and writes it to the catalog at most once per interval.
 ///
@@ -39,9 +40,10 @@ final class ProgressReporter: Sendable {
     static func rungsJSON(_ rungs: [RungProgress]) -> String? {
         guard !rungs.isEmpty else { return nil }
         return "[" + rungs.map { rung in
+            typealias Key = Media.RungProgress.CodingKeys
             var object = OrderedJSONObject()
-            object.add("rung", rung.name)
-            object.add("progress", (rung.fraction * 1000).rounded() / 1000)
+            object.add(Key.rung, rung.name)
+            object.add(Key.progress, (rung.fraction * 1000).rounded() / 1000)
             return object.json
         }.joined(separator: ",") + "]"
     }

@@ -8,6 +8,6 @@ public enum MediaStatus: String, Sendable, Codable, CaseIterable {
     case processing
     /// Its HLS renditions are complete and it can be streamed.
     case ready
-    /// Transcoding failed; `MediaItem.error` says why.
+    /// Transcoding failed; `Media.error` says why.
     case failed
 }

@@ -12,24 +12,48 @@ public struct TrackListing: Sendable, Equatable, Codable {
     public var index: Int
     /// `video`, `audio` or `subtitle`.
     public var type: String
+    /// The codec's FFmpeg name, such as `h264` or `subrip`.
     public var codec: String
     /// The RFC 5646 language, when the source says.
     public var language: String?
+    /// The track's own title, when the source gives one.
     public var title: String?
     /// Audio: the source's channel count.
     public var channels: Int?
+    /// Whether the source marks it as the default of its type.
     public var isDefault: Bool
+    /// Whether the source marks it as forced (subtitles shown even with subtitles off).
     public var isForced: Bool
+    /// Whether it became a rendition or was skipped.
     public var status: Status
     /// The rendition's NAME in the master (nil for the video, which is the ladder itself).
     public var rendition: String?
     /// Why the track was left out.
     public var reason: String?
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of a `tracks` entry.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case index, type, codec, language, title, channels, status, rendition, reason
         case isDefault = "default"
         case isForced = "forced"
+    }
+
+    /// A listing of these values; `vod` makes them from its probe of the file.
+    public init(
+        index: Int, type: String, codec: String, language: String?, title: String?, channels: Int?, isDefault: Bool,
+        isForced: Bool, status: Status, rendition: String?, reason: String?
+    ) {
+        self.index = index
+        self.type = type
+        self.codec = codec
+        self.language = language
+        self.title = title
+        self.channels = channels
+        self.isDefault = isDefault
+        self.isForced = isForced
+        self.status = status
+        self.rendition = rendition
+        self.reason = reason
     }
 
     /// Writes absent values as JSON null, so clients always find every key.

@@ -9,8 +9,9 @@ public struct SourceSummary: Sendable, Equatable, Codable {
     public var profile: String?
     /// Bits per sample of the decoded picture: 8, 10 or 12.
     public var bitDepth: Int
-    /// The coded size in pixels.
+    /// The coded width in pixels.
     public var width: Int
+    /// The coded height in pixels.
     public var height: Int
     /// The shape shown to the viewer, such as `16:9`: pixel aspect and rotation applied.
     public var displayAspectRatio: String
@@ -25,7 +26,8 @@ public struct SourceSummary: Sendable, Equatable, Codable {
     /// The duration in seconds, when the container knows it.
     public var duration: Double?
 
-    enum CodingKeys: String, CodingKey {
+    /// The keys of the `source` object.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case container, profile, width, height, hdr, interlaced, rotation, duration
         case videoCodec = "video_codec"
         case bitDepth = "bit_depth"
@@ -33,21 +35,23 @@ public struct SourceSummary: Sendable, Equatable, Codable {
         case frameRate = "frame_rate"
     }
 
-    /// The summary of a probe, or nil for a file without video.
-    public init?(_ probe: MediaProbe) {
-        guard let video = probe.video else { return nil }
-        container = probe.container
-        videoCodec = video.codec
-        profile = video.profile
-        bitDepth = video.bitDepth ?? 8
-        width = video.width
-        height = video.height
-        displayAspectRatio = Self.ratio(video.displayWidth, video.displayHeight)
-        frameRate = (video.frameRate * 1000).rounded() / 1000
-        hdr = video.hdr
-        interlaced = video.interlaced ?? false
-        rotation = video.rotation
-        duration = probe.duration
+    /// A summary of these values; `vod` makes them from its probe of the file.
+    public init(
+        container: String, videoCodec: String, profile: String?, bitDepth: Int, width: Int, height: Int,
+        displayAspectRatio: String, frameRate: Double, hdr: DynamicRange?, interlaced: Bool, rotation: Int, duration: Double?
+    ) {
+        self.container = container
+        self.videoCodec = videoCodec
+        self.profile = profile
+        self.bitDepth = bitDepth
+        self.width = width
+        self.height = height
+        self.displayAspectRatio = displayAspectRatio
+        self.frameRate = frameRate
+        self.hdr = hdr
+        self.interlaced = interlaced
+        self.rotation = rotation
+        self.duration = duration
     }
 
     /// Writes `hdr` and `duration` as JSON null when absent, so clients always find every key.
@@ -65,13 +69,5 @@ public struct SourceSummary: Sendable, Equatable, Codable {
         try container.encode(interlaced, forKey: .interlaced)
         try container.encode(rotation, forKey: .rotation)
         try container.encode(duration, forKey: .duration)
-    }
-
-    /// `width:height` in lowest terms, such as `16:9`.
-    private static func ratio(_ width: Int, _ height: Int) -> String {
-        var (a, b) = (width, height)
-        while b != 0 { (a, b) = (b, a % b) }
-        let divisor = max(a, 1)
-        return "\(width / divisor):\(height / divisor)"
     }
 }

@@ -1,0 +1,2 @@
+@_exported import enum VODModel.MediaStatus
+@_exported import enum VODModel.MediaEventType

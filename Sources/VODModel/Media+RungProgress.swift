@@ -1,0 +1,14 @@
+extension Media {
+    /// How far one rung's encoder has come.
+    public struct RungProgress: Codable, Sendable, Equatable {
+        /// The rung's name, such as `720p`.
+        public var rung: String
+        /// From 0 to 1.
+        public var progress: Double
+
+        /// The keys of a `rung_progress` entry, in the order the server writes them.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            case rung, progress
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import VODModel
+
+/// The name of a member of an `OrderedJSONObject`.
+protocol JSONKey {
+    var jsonKey: String { get }
+}
+
+extension String: JSONKey {
+    var jsonKey: String { self }
+}
+
+extension JSONKey where Self: CodingKey {
+    var jsonKey: String { stringValue }
+}
+
+// The keys of the JSON that clients decode with VODModel's types: the hand-written writers take their names
+// from these, so that a key renamed in VODModel is renamed in what the server writes.
+extension Media.CodingKeys: JSONKey {}
+extension Media.Variant.CodingKeys: JSONKey {}
+extension Media.Caption.CodingKeys: JSONKey {}
+extension Media.Thumbnails.CodingKeys: JSONKey {}
+extension Media.Thumbnails.Poster.CodingKeys: JSONKey {}
+extension Media.RungProgress.CodingKeys: JSONKey {}
+extension StatusEvent.CodingKeys: JSONKey {}
