@@ -51,7 +51,8 @@ let package = Package(
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json.
+        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json,
+        // and `Console/` is the web console served at / (plain ES modules and CSS, no build step).
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
@@ -67,7 +68,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.copy("Resources/openapi.json")]),
+        ], resources: [.copy("Resources/openapi.json"), .copy("Resources/Console")]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
         .target(name: "VODConformance"),
         .executableTarget(name: "vod", dependencies: [

@@ -40,8 +40,8 @@ public func buildApplication(
     )
 }
 
-/// The routes, behind request metrics, CORS and JSON errors; `uploads` holds the resumable uploads of
-/// `/api/uploads`.
+/// The routes, behind request metrics, CORS and JSON errors: the API, `/health`, `/metrics` and the web console
+/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
     uploads: TusStore, metrics: ServiceMetrics
@@ -82,6 +82,7 @@ func buildRouter(
         .addRoutes(to: router.group("api/uploads"))
     MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
+    ConsoleController(configuration: configuration).addRoutes(to: router)
     return router
 }
 
