@@ -23,6 +23,8 @@ ARGUMENTS = ["--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--en
 TIMEOUT = 90_000
 # The upload bandwidth of the upload phase: the two fixtures (about 400 kB each) take a second or two.
 UPLOAD_BYTES_PER_SECOND = 500_000
+# The upload bandwidth while an upload is cut by the network and by a reload: the clip takes about three seconds.
+RESUME_BYTES_PER_SECOND = 150_000
 
 # Reported to Python from every page: a Content-Security-Policy violation, as the browser saw it.
 REPORT_VIOLATIONS = """document.addEventListener('securitypolicyviolation', (event) => window.vodReportViolation({
@@ -237,6 +239,7 @@ class Session:
             state["after"] = await page.evaluate("Array.from(document.getElementById('video').audioTracks, t => t.enabled)")
             state["selected"] = await page.eval_on_selector("#audio-track", "select => select.selectedOptions[0].textContent")
             state["playback"] = await page.evaluate(VIDEO_STATE)
+            state["quality_offered"] = not await page.evaluate("document.getElementById('quality-field').hidden")
             self.report["audio"] = state
         await self.phase("audio", audio)
 
@@ -285,6 +288,46 @@ class Session:
             }
             await bare.close()
         await self.phase("no native HLS", no_native_hls)
+
+        async def resume():
+            network = await context.new_cdp_session(page)
+            await network.send("Network.enable")
+
+            async def upload_rate(bytes_per_second):
+                await network.send("Network.emulateNetworkConditions", {
+                    "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": bytes_per_second})
+
+            async def drop_first_chunk(route):
+                if route.request.method == "PATCH" and "dropped" not in state:
+                    state["dropped"] = route.request.headers.get("upload-offset")
+                    await route.abort("internetdisconnected")
+                else:
+                    await route.continue_()
+            state = {}
+            await page.goto(f"{url}/")
+            await upload_rate(RESUME_BYTES_PER_SECOND)
+            await page.route("**/api/uploads/*", drop_first_chunk)
+            await page.fill("#upload-title", "resumed")
+            await page.set_input_files("#upload-files", self.config["clip"])
+            await wait_until(page, "document.querySelector('.upload-state').textContent.startsWith('Interrupted')")
+            state["interrupted"] = await page.text_content(".upload-state")
+            await page.unroute("**/api/uploads/*", drop_first_chunk)
+            await wait_until(page, "document.querySelector('.upload-progress').value >= 0.5")
+            await page.reload()
+            await page.wait_for_selector("#upload-files", state="attached")
+            await upload_rate(-1)
+            await page.evaluate("""window.vodUploadStates = [];
+              new MutationObserver(() => { const s = document.querySelector('.upload-state');
+                if (s && window.vodUploadStates.at(-1) !== s.textContent) window.vodUploadStates.push(s.textContent); })
+              .observe(document.getElementById('uploads'), { subtree: true, childList: true, characterData: true });""")
+            await page.set_input_files("#upload-files", self.config["clip"])
+            await wait_until(page, "document.querySelector('.upload-state').textContent === 'Uploaded'")
+            state["states"] = await page.evaluate("window.vodUploadStates")
+            media = await (await page.request.get(f"{url}/api/media")).json()
+            state["titles"] = [item["title"] for item in media]
+            state["duration"] = next((item["duration"] for item in media if item["title"] == "resumed"), None)
+            self.report["resume"] = state
+        await self.phase("resume", resume)
         await context.close()
 
     # The server with an API key and a player script: the key is asked for and never served; the script is used.

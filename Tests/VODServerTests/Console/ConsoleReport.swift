@@ -68,6 +68,19 @@ struct ConsoleReport: Decodable, Sendable {
         var after: [Bool]
         var selected: String
         var playback: Video
+        /// Whether the quality menu was shown: a rung's playlist has no sound where the audio is a rendition.
+        var qualityOffered: Bool
+    }
+
+    struct Resume: Decodable, Sendable {
+        /// The offset of the chunk the network dropped.
+        var dropped: String
+        /// The upload's state after the drop.
+        var interrupted: String
+        /// Each state the upload showed after the page was reloaded and the same file picked again.
+        var states: [String]
+        var titles: [String]
+        var duration: Int?
     }
 
     struct Deleted: Decodable, Sendable {
@@ -143,6 +156,7 @@ struct ConsoleReport: Decodable, Sendable {
     var deleted: Deleted?
     var phone: Phone?
     var noNativeHls: NoNativeHLS?
+    var resume: Resume?
     var key: Key?
     var playerScript: PlayerScript?
     /// The violations axe-core found, by page.

@@ -1,10 +1,14 @@
 // Requests through XMLHttpRequest, which reports upload progress (fetch does not), and the API's JSON errors.
 
-/** An answer the console could not use: its status (0 when the network failed) and the server's message. */
+/**
+ * An answer the console could not use: its status (0 when the network failed) and the server's message; it is
+ * worth trying again when the network failed, the resource was busy (423) or the server was unavailable (5xx).
+ */
 export class RequestError extends Error {
   constructor(status, message) {
     super(message);
     this.status = status;
+    this.retryable = status === 0 || status === 423 || status >= 500;
   }
 }
 

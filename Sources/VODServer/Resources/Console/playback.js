@@ -35,24 +35,36 @@ export async function play(video, item) {
   return Hls?.isSupported() ? hlsPlayback(Hls, video, item) : null;
 }
 
-/** Whether picking a variant playlist keeps the sound: its rung carries the audio, or the title has none. */
-function variantsCarrySound(item) {
-  const audio = (item.tracks ?? []).filter((track) => track.type === 'audio' && track.status === 'rendition');
-  return audio.length === 0 || (item.variants ?? []).every((variant) => variant.codecs.includes('mp4a'));
-}
-
-/** Auto (the master playlist) and, where they keep the sound, each variant playlist. */
-function sourcesOf(item) {
-  const sources = [{ label: 'Auto', url: item.stream_url }];
-  if (!variantsCarrySound(item)) return sources;
-  return sources.concat((item.variants ?? []).map((variant) => ({
+/**
+ * Auto (the master playlist) and each rung's variant playlist, where a variant playlist plays with its sound: not
+ * where the master lists audio renditions of their own (several audio tracks, or a title encoded in chunks), which
+ * a variant playlist alone does not bring.
+ */
+async function sourcesOf(item) {
+  const auto = [{ label: 'Auto', url: item.stream_url }];
+  if (!item.variants?.length) return auto;
+  try {
+    const master = await (await fetch(item.stream_url)).text();
+    if (/^#EXT-X-MEDIA:.*TYPE=AUDIO.*,URI=/m.test(master)) return auto;
+  } catch {
+    return auto;
+  }
+  return auto.concat(item.variants.map((variant) => ({
     label: `${variant.name} (${variant.width}×${variant.height})`, url: variant.playlist_url,
   })));
 }
 
 function nativePlayback(video, item) {
   let chosen = 0;
-  let sources = sourcesOf(item);
+  let sources = [];
+  const listeners = [];
+  const findSources = (next) => sourcesOf(next).then((found) => {
+    if (chosen !== 0) return;
+    sources = found;
+    for (const listener of listeners) listener();
+  });
+  let variantCount = item.variants?.length ?? 0;
+  findSources(item);
   video.src = item.stream_url;
   const audioTracks = () => Array.from(video.audioTracks ?? []);
   const textTracks = () => Array.from(video.textTracks).filter((track) => track.kind === 'subtitles' || track.kind === 'captions');
@@ -92,6 +104,7 @@ function nativePlayback(video, item) {
       };
     },
     onChange(listener) {
+      listeners.push(listener);
       for (const list of [video.audioTracks, video.textTracks].filter(Boolean)) {
         for (const type of ['addtrack', 'removetrack', 'change']) list.addEventListener(type, listener);
       }
@@ -99,7 +112,9 @@ function nativePlayback(video, item) {
     /** Whether the browser says nothing of audio tracks (Chromium without its AudioVideoTracks feature). */
     hidesAudioTracks: video.audioTracks === undefined,
     update(next) {
-      if (chosen === 0) sources = sourcesOf(next);
+      if ((next.variants?.length ?? 0) === variantCount) return;
+      variantCount = next.variants?.length ?? 0;
+      findSources(next);
     },
     destroy() {
       video.removeAttribute('src');

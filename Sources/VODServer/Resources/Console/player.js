@@ -24,6 +24,7 @@ export function showPlayer(main, id, announce) {
   const show = (next) => {
     item = next;
     heading.textContent = item.title;
+    main.querySelector('#player-description').textContent = item.description ?? '';
     document.title = `${item.title} · vod console`;
     fillSummary(main, item);
     video.setAttribute('aria-label', item.title);

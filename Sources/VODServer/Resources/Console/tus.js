@@ -37,14 +37,15 @@ export class TusUpload {
   /**
    * @param {File} file
    * @param {{endpoint: string, metadata: Object<string, string>, onProgress: function(number),
-   *   onResume: function(number), signal: AbortSignal}} options
+   *   onResume: function(number), onRetry: function(number), signal: AbortSignal}} options
    */
-  constructor(file, { endpoint, metadata, onProgress, onResume, signal }) {
+  constructor(file, { endpoint, metadata, onProgress, onResume, onRetry, signal }) {
     this.file = file;
     this.endpoint = endpoint;
     this.metadata = metadata;
     this.onProgress = onProgress;
     this.onResume = onResume;
+    this.onRetry = onRetry;
     this.signal = signal;
     this.storageKey = `vod-tus:${file.name}:${file.size}:${file.lastModified}`;
   }
@@ -62,7 +63,8 @@ export class TusUpload {
         ({ offset, mediaId } = await this.patch(url, offset));
         failures = 0;
       } catch (error) {
-        if (error.status !== 0 || this.signal?.aborted || failures >= RETRY_DELAYS.length) throw error;
+        if (!error.retryable || this.signal?.aborted || failures >= RETRY_DELAYS.length) throw error;
+        this.onRetry(RETRY_DELAYS[failures]);
         await wait(RETRY_DELAYS[failures], this.signal);
         failures += 1;
         ({ offset, mediaId } = await this.offset(url).catch(() => ({ offset, mediaId })));

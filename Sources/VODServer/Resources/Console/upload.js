@@ -53,7 +53,12 @@ async function upload(file, fields, announce) {
   list.prepend(row);
 
   const meter = new RateMeter();
+  let interrupted = false;
   const progress = (loaded) => {
+    if (interrupted) {
+      interrupted = false;
+      state.textContent = 'Uploading…';
+    }
     meter.add(loaded);
     const fraction = file.size > 0 ? loaded / file.size : 1;
     bar.value = fraction;
@@ -72,6 +77,10 @@ async function upload(file, fields, announce) {
       metadata: { filename: file.name, ...fields },
       onProgress: progress,
       onResume: (offset) => { state.textContent = `Resumed at ${percent(offset / file.size)}`; },
+      onRetry: (seconds) => {
+        interrupted = true;
+        state.textContent = `Interrupted: trying again in ${seconds} s`;
+      },
       signal: controller.signal,
     })
     : null;
