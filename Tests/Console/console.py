@@ -258,7 +258,9 @@ class Session:
         await self.phase("delete", delete)
 
         async def phone():
-            phone_context = await self.context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            # A phone in dark mode: the dark colours get their own contrast check.
+            phone_context = await self.context(
+                browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, color_scheme="dark")
             phone_page = await phone_context.new_page()
             phone_page.set_default_timeout(TIMEOUT)
             await phone_page.goto(f"{url}/")

@@ -53,6 +53,15 @@ export function showPlayer(main, id, announce) {
     }
   };
 
+  /** Leaves only the heading and `message` when there is no title to show. */
+  const gone = (message) => {
+    playback?.ready?.destroy();
+    for (const element of main.querySelectorAll('.stage, .track-menus, section, .meta, .rungs, .transcode, .retry, .error')) {
+      element.hidden = true;
+    }
+    note(message);
+  };
+
   const startPlayback = () => {
     playback?.ready?.destroy();
     startedWhileGrowing = item.status !== 'ready';
@@ -130,13 +139,12 @@ export function showPlayer(main, id, announce) {
     main.querySelector('#edit-description').value = first.description ?? '';
   }).catch((error) => {
     heading.textContent = error.status === 404 ? 'Not found' : 'The title could not be read';
-    note(error.message);
-    main.querySelector('.stage').hidden = true;
+    gone(error.message);
   });
   const unsubscribe = subscribe((event) => {
     if (event.media_id !== id || !item) return;
     const next = itemOf(event);
-    if (next == null) return note('This title has been deleted.');
+    if (next == null) return gone('This title has been deleted.');
     if (next.updated_at >= item.updated_at) show(next);
   });
 
