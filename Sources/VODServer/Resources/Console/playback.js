@@ -7,7 +7,7 @@ const playerScriptURL = document.querySelector('meta[name="vod-player-script-url
 let playerScript = null;
 
 /** Whether the browser plays HLS by itself. */
-export function hasNativeHLS(video) {
+function hasNativeHLS(video) {
   return video.canPlayType(HLS_TYPE) !== '';
 }
 

@@ -6,7 +6,7 @@ import { getJSON } from './http.js';
 import { writeJSON } from './keys.js';
 import { itemOf, subscribe } from './live.js';
 import { fillSummary } from './media.js';
-import { hasNativeHLS, play } from './playback.js';
+import { play } from './playback.js';
 
 /** Shows title `id` in `main`; returns the function that stops its playback and updates. */
 export function showPlayer(main, id, announce) {
@@ -67,14 +67,12 @@ export function showPlayer(main, id, announce) {
     startedWhileGrowing = item.status !== 'ready';
     failedWhileGrowing = false;
     note(null);
-    playback = { pending: play(video, item) };
-    playback.pending.then((menus) => {
+    const current = { pending: play(video, item) };
+    playback = current;
+    current.pending.then((menus) => {
       if (stopped) return menus?.destroy();
-      playback.ready = menus;
-      if (!menus) {
-        return note(hasNativeHLS(video) ? 'The stream could not be started.'
-          : 'This browser cannot play HLS by itself. Open the stream in Safari, VLC or ffplay:', item.stream_url);
-      }
+      current.ready = menus;
+      if (!menus) return note('This browser cannot play HLS by itself. Open the stream in Safari, VLC or ffplay:', item.stream_url);
       fillMenus(main, menus);
       menus.onChange(() => fillMenus(main, menus));
       const audio = (item.tracks ?? []).filter((track) => track.type === 'audio' && track.status === 'rendition');
