@@ -57,7 +57,8 @@ let package = Package(
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json.
+        // The HTTP API and stream file serving; `openapi.json` describes the API and is served at /api/openapi.json,
+        // and `Console/` is the web console served at / (plain ES modules and CSS, no build step).
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
@@ -73,7 +74,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.copy("Resources/openapi.json")]),
+        ], resources: [.copy("Resources/openapi.json"), .copy("Resources/Console")]),
         // The Swift client of the API, for Linux, macOS and iOS: no FFmpeg, no database, no server.
         .target(name: "VODClient", dependencies: [
             "VODModel",

@@ -41,8 +41,8 @@ public func buildApplication(
     )
 }
 
-/// The routes, behind request metrics, CORS and JSON errors; `uploads` holds the resumable uploads of
-/// `/api/uploads`.
+/// The routes, behind request metrics, CORS and JSON errors: the API, `/health`, `/metrics` and the web console
+/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
     uploads: TusStore, metrics: ServiceMetrics
@@ -78,6 +78,7 @@ func buildRouter(
         .addRoutes(to: router.group("api/uploads"))
     MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
+    ConsoleController(configuration: configuration).addRoutes(to: router)
     routeMethods.register(router.routes)
     return router
 }

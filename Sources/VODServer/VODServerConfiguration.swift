@@ -45,6 +45,9 @@ public struct VODServerConfiguration: Sendable {
     public var uploadExpiry: Duration
     /// Where status events are POSTed.
     public var webhooks: WebhookPolicy
+    /// A copy of hls.js the web console loads where the browser has no HLS of its own: an absolute http or https
+    /// URL, or a path on this server (`isUsablePlayerScriptURL`); the console's Content-Security-Policy allows it.
+    public var playerScriptURL: String?
 
     /// `publicURL` without a trailing slash.
     var publicBaseURL: String? {
@@ -78,7 +81,8 @@ public struct VODServerConfiguration: Sendable {
         lease: Duration = .seconds(60),
         split: SplitPolicy = SplitPolicy(),
         uploadExpiry: Duration = .seconds(24 * 3600),
-        webhooks: WebhookPolicy = WebhookPolicy()
+        webhooks: WebhookPolicy = WebhookPolicy(),
+        playerScriptURL: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -99,5 +103,6 @@ public struct VODServerConfiguration: Sendable {
         self.split = split
         self.uploadExpiry = uploadExpiry
         self.webhooks = webhooks
+        self.playerScriptURL = playerScriptURL
     }
 }

@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
             VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
-            VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET and VOD_WEBHOOK_RETRY_DELAY. \
+            VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET, VOD_WEBHOOK_RETRY_DELAY and \
+            VOD_PLAYER_SCRIPT_URL. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
@@ -62,6 +63,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "size"))
     var segmentCacheSize: String?
 
+    @Option(help: ArgumentHelp(
+        "A copy of hls.js you host, which the web console at / loads where the browser has no HLS of its own: an http(s) URL or a path on this server (env VOD_PLAYER_SCRIPT_URL).",
+        valueName: "url"))
+    var playerScriptURL: String?
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var queue: QueueOptions
@@ -78,6 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard try resolvedMaxUploadSize() > 0 else { throw ValidationError("--max-upload-size must be positive.") }
         guard try resolvedUploadExpiry() > 0 else { throw ValidationError("--upload-expiry must be positive.") }
         _ = try resolvedSegmentCacheSize()
+        if let url = resolvedPlayerScriptURL(), !VODServerConfiguration.isUsablePlayerScriptURL(url) {
+            throw ValidationError("--player-script-url must be an http or https URL, or a path starting with /, not '\(url)'.")
+        }
         guard Logger.Level(rawValue: logLevel ?? environment("VOD_LOG_LEVEL") ?? "info") != nil else {
             throw ValidationError("Unknown log level; use trace, debug, info, notice, warning or error.")
         }
@@ -103,7 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
             lease: .seconds(try queue.resolvedLease()),
             split: try queue.splitPolicy(),
             uploadExpiry: .seconds(try resolvedUploadExpiry()),
-            webhooks: try webhooks.webhookPolicy()
+            webhooks: try webhooks.webhookPolicy(),
+            playerScriptURL: resolvedPlayerScriptURL()
         )
         let library = try await storage.library(logger: logger)
         logger.info(
@@ -134,6 +144,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func resolvedUploadExpiry() throws -> Double {
         try uploadExpiry ?? environment("VOD_UPLOAD_EXPIRY").map { try Self.number($0, "VOD_UPLOAD_EXPIRY") } ?? 24 * 3600
+    }
+
+    private func resolvedPlayerScriptURL() -> String? {
+        playerScriptURL ?? environment("VOD_PLAYER_SCRIPT_URL")
     }
 
     private func resolvedMaxUploadSize() throws -> Int64 {

@@ -15,11 +15,13 @@ public struct ToneTrack: Sendable {
 }
 
 extension SyntheticClip {
-    /// A 640×360 Matroska film with one AAC track per tone, as films and broadcasts carry several languages.
-    /// Returns its path.
-    public static func multiTrack(_ tracks: [ToneTrack], duration: Double = 8, in directory: URL) throws -> String {
+    /// A Matroska film (640×360 unless `size` says otherwise) with one AAC track per tone, as films and broadcasts
+    /// carry several languages. Returns its path.
+    public static func multiTrack(
+        _ tracks: [ToneTrack], duration: Double = 8, size: String = "640x360", in directory: URL
+    ) throws -> String {
         let path = directory.appendingPathComponent("tracks.mkv").path
-        var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=\(duration)"]
+        var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=\(duration)"]
         for track in tracks {
             arguments += ["-f", "lavfi", "-i", "sine=frequency=\(track.frequency):sample_rate=48000:duration=\(duration)"]
         }
