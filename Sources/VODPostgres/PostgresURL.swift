@@ -8,6 +8,10 @@ enum PostgresURL {
         value.hasPrefix("postgres://") || value.hasPrefix("postgresql://")
     }
 
+    /// Seconds a connection may sit idle inside a transaction before the server ends its session; every
+    /// transaction of the catalog is a few statements sent back to back.
+    static let idleTransactionTimeout = 5
+
     static func configuration(_ value: String) throws -> PostgresClient.Configuration {
         guard isPostgres(value), let components = URLComponents(string: value), let host = components.host, !host.isEmpty,
               let user = components.user, !user.isEmpty else {
@@ -22,6 +26,9 @@ enum PostgresURL {
         )
         configuration.options.maximumConnections = 10
         configuration.options.connectTimeout = .seconds(5)
+        // A process frozen inside a transaction (stopped, swapped out, cut off) would hold its locks, such as the
+        // event log's, and stall every other process; the server ends such a session instead.
+        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "\(idleTransactionTimeout)s")]
         return configuration
     }
 }

@@ -13,9 +13,11 @@ final class RouteMethods: Sendable {
         self.routes.withLock { $0 = routes.map { ($0.path, $0.method) } }
     }
 
-    /// The methods of every route whose path matches `path`, sorted; none for a path with an empty segment
-    /// (`/api/media//retry`), which names no resource even though the router reads it without the gap.
+    /// The methods of every route whose path matches `path`, sorted; none for a request target that is not a
+    /// path (`*`), nor for a path with an empty segment (`/api/media//retry`), which names no resource even
+    /// though the router reads it without the gap.
     func methods(for path: String) -> [String] {
+        guard path.hasPrefix("/") else { return [] }
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if segments.last?.isEmpty == true { segments = segments.dropLast() }
         guard !segments.contains(where: \.isEmpty) else { return [] }
