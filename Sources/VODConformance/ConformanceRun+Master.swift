@@ -94,6 +94,19 @@ extension ConformanceRun {
         checkVideoRange(variant, name, file)
         let audioCodecs = audio.compactMap { $0.audioStream?.codec }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         checkDescription(variant, codecs: rung.codecs, audioCodecs: audioCodecs, sps: rung.sps, name, file)
+        checkSegmentsAgree(rung, name, file)
+    }
+
+    /// One CODECS and RESOLUTION describe the whole rung, so every segment's SPS must call for the same codec
+    /// string and size as the first.
+    private mutating func checkSegmentsAgree(_ rung: RungAnalysis, _ name: String, _ file: String) {
+        guard let first = rung.sps else { return }
+        for segment in rung.segments {
+            guard let sps = segment.stream.video?.sps,
+                  sps.codecString != first.codecString || sps.width != first.width || sps.height != first.height else { continue }
+            flag(.masterCodecs, file, "\(name): \(segment.file) is \(sps.codecString) \(sps.width)x\(sps.height), "
+                 + "the rung's first segment \(first.codecString) \(first.width)x\(first.height)")
+        }
     }
 
     /// The segments of a video rung and an audio rendition played together: bytes added, the video's durations;

@@ -8,12 +8,33 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var preset: String
     /// The target segment duration in seconds.
     public var segmentDuration: Double
+    /// The first segment's target duration in seconds, short so that a title is playable, and a player starts,
+    /// in seconds; at most `segmentDuration`, and at least one keyframe interval in effect.
+    public var firstSegmentDuration: Double
+    /// The libx264 preset of the first segment, faster than `preset` so that it is out in seconds even where
+    /// the largest rung encodes slower than real time. The same as `preset` turns the fast start off.
+    public var startPreset: String
     /// Seconds between IDR frames; identical in every rung.
     public var keyframeInterval: Double
     /// The AAC bitrate in bits per second.
     public var audioBitrate: Int
     /// x264 threads per rung; nil shares the machine's cores among the rungs by their pixels.
     public var threads: Int?
+
+    /// libx264's presets, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// The preset the first segment is encoded with: `startPreset` where it is faster than `preset`, else `preset`.
+    var firstSegmentPreset: String {
+        guard let start = Self.presets.firstIndex(of: startPreset), let main = Self.presets.firstIndex(of: preset),
+              start < main else { return preset }
+        return startPreset
+    }
+
+    /// The target durations of the segments.
+    var segmentDurations: SegmentDurations {
+        SegmentDurations(first: min(firstSegmentDuration, segmentDuration), target: segmentDuration)
+    }
 
     /// The VBV cap: maxrate is this multiple of a rung's bitrate.
     public static let maxrateRatio = 1.1
@@ -24,6 +45,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         ladder: [Rung] = Rung.defaultLadder,
         preset: String = "veryfast",
         segmentDuration: Double = 6,
+        firstSegmentDuration: Double = 2,
+        startPreset: String = "superfast",
         keyframeInterval: Double = 2,
         audioBitrate: Int = 128_000,
         threads: Int? = nil
@@ -31,6 +54,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.ladder = ladder
         self.preset = preset
         self.segmentDuration = segmentDuration
+        self.firstSegmentDuration = firstSegmentDuration
+        self.startPreset = startPreset
         self.keyframeInterval = keyframeInterval
         self.audioBitrate = audioBitrate
         self.threads = threads

@@ -52,6 +52,21 @@ public final class OutputFile: @unchecked Sendable {
     /// Bytes written so far, including buffered ones.
     public var position: Int64 { avio_tell(context.pointee.pb) }
 
+    /// Closes the current file with everything the muxer holds for it, and goes on in a new one at `path` with
+    /// the same muxer: an MPEG-TS muxer keeps each stream's continuity counter running, as a demuxer reading
+    /// the files one after the other expects, and writes its PAT and PMT again before the next packet.
+    public func continueWriting(into path: String) throws {
+        try check(av_write_frame(context, nil), "flush output")
+        isOpen = false
+        try check(avio_closep(&context.pointee.pb), "close output")
+        var callback = context.pointee.interrupt_callback
+        try check(avio_open2(&context.pointee.pb, "file:" + path, AVIO_FLAG_WRITE, &callback, nil), "create \(path)")
+        isOpen = true
+        if let muxer = context.pointee.priv_data {
+            try check(av_opt_set(muxer, "mpegts_flags", "+resend_headers", 0), "resend tables")
+        }
+    }
+
     /// Writes the trailer and closes the file.
     public func finish() throws {
         if headerWritten { try check(av_write_trailer(context), "write trailer") }

@@ -18,11 +18,28 @@ struct EncodingOptions: ParsableArguments {
     @Option(name: .long, help: "The target segment duration in seconds.")
     var segmentDuration: Double = 6
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The first segment's target duration in seconds, short so that a title is playable in seconds; from 2 (one keyframe interval) to --segment-duration.",
+        valueName: "seconds"))
+    var firstSegmentDuration: Double = 2
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The libx264 preset of the first segment, for a fast start where it is faster than --preset (superfast or slower; the same as --preset turns it off).",
+        valueName: "preset"))
+    var startPreset: String = "superfast"
+
     func validate() throws {
         _ = try transcodeOptions()
-        let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+        let presets = TranscodeOptions.presets
         guard presets.contains(preset) else { throw ValidationError("Unknown preset '\(preset)'; use one of \(presets.joined(separator: ", ")).") }
+        // ultrafast leaves out CABAC and B-frames, so its segment would need another CODECS than the rest of the rung.
+        guard presets.dropFirst().contains(startPreset) else {
+            throw ValidationError("Unknown start preset '\(startPreset)'; use one of \(presets.dropFirst().joined(separator: ", ")).")
+        }
         guard segmentDuration >= 2, segmentDuration <= 60 else { throw ValidationError("--segment-duration must be between 2 and 60 seconds.") }
+        guard firstSegmentDuration >= 2, firstSegmentDuration <= segmentDuration else {
+            throw ValidationError("--first-segment-duration must be between 2 seconds and --segment-duration.")
+        }
     }
 
     /// The engine options these flags describe.
@@ -37,6 +54,7 @@ struct EncodingOptions: ParsableArguments {
             }
             guard !rungs.isEmpty else { throw ValidationError("--ladder needs at least one rung.") }
         }
-        return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration)
+        return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
+                                firstSegmentDuration: firstSegmentDuration, startPreset: startPreset)
     }
 }

@@ -198,15 +198,28 @@ import Testing
 
     @Test func lowLevelInTheSPSIsCaught() throws {
         let title = try TestTitle.conformantCopy()
-        let path = title.url("240p/segment_000.ts")
-        var bytes = [UInt8](try Data(contentsOf: path))
-        let sps: [UInt8] = [0x67, 0x64, 0x00, 0x0D]
-        let index = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == sps })
-        bytes[index + 3] = 10
-        try Data(bytes).write(to: path)
+        try setLevel(10, inTheSPSOf: title.url("240p/segment_000.ts"))
         let report = title.check()
         #expect(report.brokenRules.contains(.videoLevel))
         #expect(report.violations(of: .masterCodecs).first?.message.contains("avc1.64000a") == true)
+    }
+
+    @Test func aSegmentWhoseSPSCallsForAnotherCodecStringIsCaught() throws {
+        let title = try TestTitle.conformantCopy()
+        try setLevel(12, inTheSPSOf: title.url("240p/segment_001.ts"))
+        let report = title.check()
+        #expect(report.brokenRules == [.masterCodecs], "the first segment still describes the rung: \(report.violations)")
+        let message = try #require(report.violations(of: .masterCodecs).first?.message)
+        #expect(message.contains("segment_001.ts") && message.contains("avc1.64000c") && message.contains("avc1.64000d"))
+    }
+
+    /// Rewrites level_idc in the first SPS of a 240p segment (High profile, level 1.3).
+    private func setLevel(_ level: UInt8, inTheSPSOf path: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: path))
+        let sps: [UInt8] = [0x67, 0x64, 0x00, 0x0D]
+        let index = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == sps })
+        bytes[index + 3] = level
+        try Data(bytes).write(to: path)
     }
 
     @Test func iFrameStreamWithFrameRateIsCaught() throws {

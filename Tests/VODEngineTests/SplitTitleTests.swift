@@ -24,7 +24,7 @@ struct SplitTitleTests {
 
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: split.path, options: Self.options,
                                                      splitAfter: 20, chunkSeconds: 18, cancellation: CancellationFlag()))
-        #expect(title.chunks.map(\.startFrame) == [0, 180, 720, 1260], "a 6 s chunk, then 18 s ones on segment boundaries")
+        #expect(title.chunks.map(\.startFrame) == [0, 60, 600, 1140], "the 2 s first segment, then 18 s chunks on segment boundaries")
         #expect(title.chunks.map(\.firstSegment) == [0, 1, 4, 7] && title.chunks.last?.endFrame == nil)
         #expect(try SplitTitle.plan(input: clip, outputDirectory: split.path, options: Self.options, splitAfter: 62,
                                     cancellation: CancellationFlag()) == nil, "a title no longer than the threshold is not split")

@@ -11,12 +11,12 @@ final class AudioRenditionWriter {
     private var boundary: Double
 
     /// Writes into `directory`; `publish` is told of each segment once it is complete.
-    init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, targetDuration: Double,
+    init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, durations: SegmentDurations,
          cancellation: CancellationFlag, publish: ((Segment) throws -> Void)? = nil) {
         encoder = encoding.encoder
         files = SegmentFiles(directory: directory, encoders: [encoder],
                              language: encoding.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
-        schedule = SegmentSchedule(frameRate: frameRate, targetDuration: targetDuration)
+        schedule = SegmentSchedule(frameRate: frameRate, durations: durations)
         boundary = schedule.nextBoundary()
         files.onClose = publish
     }

@@ -3,14 +3,15 @@ import Foundation
 import VODFFmpeg
 
 /// Muxes one rung's video packets and the shared audio packets into MPEG-TS segments, cutting only at IDR
-/// frames once the target duration is reached, and records the byte range of every I-frame.
+/// frames once the segment's target duration is reached (`SegmentDurations`), and records the byte range of every I-frame.
 ///
 /// Packets are interleaved by decode time: audio waits until a video packet at least as late arrives, and the
 /// audio before a cut is written before the cut.
 final class HLSSegmenter {
-    private let video: Codec
+    private var video: Codec
     private let audio: Codec?
-    private let targetDuration: Double
+    private let durations: SegmentDurations
+    private let firstSegment: Int
     private let frameDuration: Double
     private let files: SegmentFiles
     private var pendingAudio: [Packet] = []
@@ -22,16 +23,24 @@ final class HLSSegmenter {
         didSet { files.onClose = onSegment == nil ? nil : { [unowned self] in try closed($0) } }
     }
 
-    init(directory: URL, video: Codec, audio: Codec?, language: String?, targetDuration: Double, frameRate: FrameRate,
+    init(directory: URL, video: Codec, audio: Codec?, language: String?, durations: SegmentDurations, frameRate: FrameRate,
          cancellation: CancellationFlag, firstSegment: Int = 0) {
         self.video = video
         self.audio = audio
-        self.targetDuration = targetDuration
+        self.durations = durations
+        self.firstSegment = firstSegment
         self.frameDuration = 1 / frameRate.framesPerSecond
         let encoders = [video] + (audio.map { [$0] } ?? [])
         files = SegmentFiles(directory: directory, encoders: encoders,
                              language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation,
                              firstIndex: firstSegment)
+    }
+
+    /// Takes the packets of `encoder` from now on: a new encoder of the same picture format and time base,
+    /// whose first packet starts a segment.
+    func switchVideo(to encoder: Codec) {
+        video = encoder
+        files.replaceEncoder(at: 0, with: encoder)
     }
 
     /// Takes an encoded audio packet (in the audio encoder's time base).
@@ -45,7 +54,8 @@ final class HLSSegmenter {
         try writeAudio(upTo: seconds(packet.dts, video.context.pointee.time_base))
         if packet.isKeyframe {
             if videoCodec == nil { videoCodec = CodecString.avc(annexB: packet.bytes) }
-            if files.current == nil || time - segmentStart >= targetDuration - frameDuration / 2 {
+            let target = durations.target(ofSegment: firstSegment + files.segments.count - 1)
+            if files.current == nil || time - segmentStart >= target - frameDuration / 2 {
                 // The sound before the cut ends this segment with its picture, rather than starting the next:
                 // a segment ends as it plays, also when it is the last one a growing title has published.
                 try writeAudio(upTo: time.nextDown)

@@ -2,14 +2,15 @@ import CFFmpeg
 import Foundation
 import VODFFmpeg
 
-/// The MPEG-TS segment files of one rendition: each its own muxer, so it starts with PAT and PMT and is
-/// decodable alone, on the title's shifted timeline; and the list of what was written.
+/// The MPEG-TS segment files of one rendition: each starts with PAT and PMT and is decodable alone, on the
+/// title's shifted timeline, and one muxer writes them all, so they also read as one stream; and the list of
+/// what was written.
 final class SegmentFiles {
     /// Timestamps are shifted by this much so B-frame decode times and AAC priming stay positive.
     static let timelineOffset = 1.4
 
     private let directory: URL
-    private let encoders: [Codec]
+    private var encoders: [Codec]
     private let language: (stream: Int, code: String)?
     private let cancellation: CancellationFlag
     /// The number of the first segment: 0, or where a chunk of a split title starts.
@@ -30,24 +31,40 @@ final class SegmentFiles {
         self.cancellation = cancellation
     }
 
-    /// Closes the current segment, if any, and starts the next one at `time` seconds.
+    /// Holds `encoder` in place of the one stream `stream` was made from (same parameters, a new encoder of the
+    /// same rendition), letting the old one go.
+    func replaceEncoder(at stream: Int, with encoder: Codec) {
+        encoders[stream] = encoder
+    }
+
+    /// Closes the current segment, if any, and starts the next one at `time` seconds, in the same muxer, so
+    /// that the segments of a rendition read as one stream (continuity counters run on across files).
     func start(at time: Double) throws {
-        try close(end: time)
         try cancellation.check("write segment")
         let name = String(format: "segment_%03d.ts", firstIndex + segments.count)
-        let output = try OutputFile(path: directory.appendingPathComponent(name).path, format: "mpegts",
-                                    encoders: encoders, cancellation: cancellation)
-        if let language { output.setLanguage(language.code, ofStream: language.stream) }
-        try output.writeHeader(options: ["avoid_negative_ts": "disabled", "mpegts_copyts": "1"])
-        current = output
+        let path = directory.appendingPathComponent(name).path
+        if let output = current {
+            try output.continueWriting(into: path)
+            try closed(end: time)
+        } else {
+            let output = try OutputFile(path: path, format: "mpegts", encoders: encoders, cancellation: cancellation)
+            if let language { output.setLanguage(language.code, ofStream: language.stream) }
+            try output.writeHeader(options: ["avoid_negative_ts": "disabled", "mpegts_copyts": "1"])
+            current = output
+        }
         segments.append(Segment(fileName: name, start: time, duration: 0, bytes: 0))
     }
 
-    /// Finishes the current segment, which lasts until `end` seconds.
+    /// Finishes the current segment, which lasts until `end` seconds, and the muxer.
     func close(end: Double) throws {
         guard let output = current else { return }
         try output.finish()
         current = nil
+        try closed(end: end)
+    }
+
+    /// Records the last segment, whose file is complete, as lasting until `end` seconds.
+    private func closed(end: Double) throws {
         let last = segments.count - 1
         segments[last].duration = Self.written(end - segments[last].start)
         segments[last].bytes = OutputFolder.fileSize(atPath: directory.appendingPathComponent(segments[last].fileName).path) ?? 0

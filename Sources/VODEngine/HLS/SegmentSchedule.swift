@@ -1,15 +1,28 @@
-/// Where the video rungs cut their segments: at the first IDR at least the target duration (less half a
-/// frame) after the segment's start, as `HLSSegmenter` cuts. Audio renditions cut at the same times, so segment
+/// The target duration of each segment: the first short, so that a title is out and a player starts in
+/// seconds, every other one the playlist's target.
+struct SegmentDurations: Sendable, Equatable {
+    let first: Double
+    let target: Double
+
+    /// The target duration of segment `index` (counted from 0 across the whole title).
+    func target(ofSegment index: Int) -> Double {
+        index == 0 ? first : target
+    }
+}
+
+/// Where the video rungs cut their segments: at the first IDR at least the segment's target duration (less half
+/// a frame) after the segment's start, as `HLSSegmenter` cuts. Audio renditions cut at the same times, so segment
 /// k covers the same time in every rendition.
 struct SegmentSchedule {
     private let frameRate: FrameRate
-    private let targetDuration: Double
+    private let durations: SegmentDurations
     private var index: Int64 = 0
+    private var segment = 0
     private var start = 0.0
 
-    init(frameRate: FrameRate, targetDuration: Double) {
+    init(frameRate: FrameRate, durations: SegmentDurations) {
         self.frameRate = frameRate
-        self.targetDuration = targetDuration
+        self.durations = durations
     }
 
     /// The frame that starts the segment `nextBoundary` last returned the start of.
@@ -18,8 +31,10 @@ struct SegmentSchedule {
     /// The time the current segment ends and the next one starts.
     mutating func nextBoundary() -> Double {
         let halfFrame = 0.5 / frameRate.framesPerSecond
-        repeat { index += 1 } while !frameRate.isKeyframe(index) || frameRate.time(ofFrame: index) - start < targetDuration - halfFrame
+        let target = durations.target(ofSegment: segment)
+        repeat { index += 1 } while !frameRate.isKeyframe(index) || frameRate.time(ofFrame: index) - start < target - halfFrame
         start = frameRate.time(ofFrame: index)
+        segment += 1
         return start
     }
 }

@@ -17,7 +17,10 @@ final class RungEncoder: @unchecked Sendable {
     let rung: PlannedRung
     private let rotation: Int
     private let frameRate: FrameRate
-    private let encoder: Codec
+    private var encoder: Codec
+    /// While the first segment is encoded with the start preset: the frame that starts the second segment, where
+    /// the encoder of the rung's own preset takes over, and how to make it.
+    private var fastStart: (switchFrame: Int64, makeEncoder: () throws -> Codec)?
     private let segmenter: HLSSegmenter
     private let audioCodec: String?
     private var scaler: Scaler?
@@ -32,33 +35,20 @@ final class RungEncoder: @unchecked Sendable {
         self.encoded = encoded
         self.rotation = rotation
         self.frameRate = frameRate
-        encoder = try Codec.encoder(named: "libx264", options: [
-            "preset": options.preset,
-            "profile": "high",
-            "forced-idr": "1",
-            "x264-params": "scenecut=0:open-gop=0",
-            "threads": "\(threads)",
-        ]) { context in
-            context.pointee.width = Int32(rung.width)
-            context.pointee.height = Int32(rung.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            context.pointee.time_base = frameRate.timeBase
-            context.pointee.framerate = frameRate.rate
-            context.pointee.gop_size = frameRate.framesPerKeyframeInterval * 10
-            context.pointee.keyint_min = frameRate.framesPerKeyframeInterval
-            context.pointee.bit_rate = Int64(rung.bitrate)
-            context.pointee.rc_max_rate = Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio)
-            context.pointee.rc_buffer_size = Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds)
-            // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
-            context.pointee.colorspace = AVCOL_SPC_BT709
-            context.pointee.color_range = AVCOL_RANGE_MPEG
+        let makeEncoder = { (preset: String) in
+            try Self.makeEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate)
+        }
+        if firstSegment == 0 && options.firstSegmentPreset != options.preset {
+            var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
+            _ = schedule.nextBoundary()
+            encoder = try makeEncoder(options.firstSegmentPreset)
+            fastStart = (schedule.boundaryFrame, { try makeEncoder(options.preset) })
+        } else {
+            encoder = try makeEncoder(options.preset)
         }
         audioCodec = audio?.codecString
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
-                                 targetDuration: options.segmentDuration, frameRate: frameRate,
+                                 durations: options.segmentDurations, frameRate: frameRate,
                                  cancellation: cancellation, firstSegment: firstSegment)
         packet = try Packet()
         if let publisher {
@@ -83,6 +73,7 @@ final class RungEncoder: @unchecked Sendable {
                 for follower in followers { try follower.push(.audio(try packet.reference())) }
                 segmenter.add(audio: packet)
             case .video(let frame, let isKeyframe):
+                if let fastStart, frame.pts >= fastStart.switchFrame { try switchEncoder(to: try fastStart.makeEncoder()) }
                 let scaled = try scale(frame)
                 for follower in followers { try follower.push(.video(try scaled.reference(), isKeyframe: isKeyframe)) }
                 let picture = rotation == 0 ? scaled : try PictureRotator.rotate(scaled, clockwise: rotation)
@@ -104,6 +95,44 @@ final class RungEncoder: @unchecked Sendable {
         }
         return Rendition(rung: rung, segments: segments, iFrames: iFrames, videoCodec: videoCodec,
                          audioCodec: audioCodec, frameRate: frameRate.framesPerSecond)
+    }
+
+    /// Flushes the encoder of the first segment into it, then hands the rest of the rung to `next`: both close
+    /// their GOPs and delay decode times alike, so the picture and its timestamps run on across the cut.
+    private func switchEncoder(to next: Codec) throws {
+        try encoder.send(nil as Frame?)
+        try drain()
+        encoder = next
+        segmenter.switchVideo(to: next)
+        fastStart = nil
+    }
+
+    /// A libx264 encoder for `rung` with the rung's bitrate, the title's keyframe grid and BT.709 SDR tags.
+    private static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate) throws -> Codec {
+        try Codec.encoder(named: "libx264", options: [
+            "preset": preset,
+            "profile": "high",
+            "forced-idr": "1",
+            "x264-params": "scenecut=0:open-gop=0",
+            "threads": "\(threads)",
+        ]) { context in
+            context.pointee.width = Int32(rung.width)
+            context.pointee.height = Int32(rung.height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            context.pointee.time_base = frameRate.timeBase
+            context.pointee.framerate = frameRate.rate
+            context.pointee.gop_size = frameRate.framesPerKeyframeInterval * 10
+            context.pointee.keyint_min = frameRate.framesPerKeyframeInterval
+            context.pointee.bit_rate = Int64(rung.bitrate)
+            context.pointee.rc_max_rate = Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio)
+            context.pointee.rc_buffer_size = Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds)
+            // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            context.pointee.colorspace = AVCOL_SPC_BT709
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+        }
     }
 
     /// Scales the picture to the rung's size (before rotation) and format; shares it when it already fits.

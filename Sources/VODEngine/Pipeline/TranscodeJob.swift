@@ -134,7 +134,7 @@ final class TranscodeJob: @unchecked Sendable {
             let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return AudioRenditionWriter(directory: directory, encoding: source.audioEncodings[index], frameRate: source.frameRate,
-                                        targetDuration: options.segmentDuration, cancellation: cancellation,
+                                        durations: options.segmentDurations, cancellation: cancellation,
                                         publish: publish.map { publish in { try publish(index, $0) } })
         }
     }

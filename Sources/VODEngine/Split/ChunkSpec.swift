@@ -42,17 +42,18 @@ public struct ChunkSpec: Sendable, Codable, Equatable {
 }
 
 /// Where a title is cut into chunks: at segment boundaries, a short first chunk so that the title is out in
-/// seconds, then chunks of about `chunkSeconds`, the last one running to the end of the source.
+/// seconds (the first segment alone when `firstChunkSeconds` is no longer), then chunks of about `chunkSeconds`,
+/// the last one running to the end of the source.
 struct ChunkPlanner {
     var frameRate: FrameRate
-    var segmentDuration: Double
+    var segmentDurations: SegmentDurations
     var firstChunkSeconds: Double
     var chunkSeconds: Double
 
     /// The chunks of a title of about `duration` seconds (the container's word): no chunk but the last starts
     /// within half a chunk of the end, so that the last is never a sliver and never starts past the real end.
     func chunks(duration: Double, timelineStart: Double, rungs: [PlannedRung]) -> [ChunkSpec] {
-        var schedule = SegmentSchedule(frameRate: frameRate, targetDuration: segmentDuration)
+        var schedule = SegmentSchedule(frameRate: frameRate, durations: segmentDurations)
         var chunks: [ChunkSpec] = []
         var start: (frame: Int64, time: Double, segment: Int) = (0, 0, 0)
         var segments = 0

@@ -27,11 +27,11 @@ public final class SplitTitle: @unchecked Sendable {
     }
 
     /// Plans the split of `input` into `outputDirectory` (emptied; the run's own), or nil when the source has no
-    /// picture or lasts no longer than `splitAfter` seconds. The first chunk lasts about `firstChunkSeconds`,
-    /// the others about `chunkSeconds`.
+    /// picture or lasts no longer than `splitAfter` seconds. The first chunk is the first segment, or lasts
+    /// about `firstChunkSeconds` if that is longer; the others last about `chunkSeconds`.
     public static func plan(
         input: String, outputDirectory: String, options: TranscodeOptions, splitAfter: Double,
-        chunkSeconds: Double = 30, firstChunkSeconds: Double = 6, cancellation: CancellationFlag
+        chunkSeconds: Double = 30, firstChunkSeconds: Double = 0, cancellation: CancellationFlag
     ) throws -> SplitTitle? {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
@@ -42,7 +42,7 @@ public final class SplitTitle: @unchecked Sendable {
         let timelineStart = try source.findTimelineStart()
         let rungs = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                            displayHeight: video.displayHeight)
-        let planner = ChunkPlanner(frameRate: source.frameRate, segmentDuration: options.segmentDuration,
+        let planner = ChunkPlanner(frameRate: source.frameRate, segmentDurations: options.segmentDurations,
                                    firstChunkSeconds: firstChunkSeconds, chunkSeconds: chunkSeconds)
         let folder = try OutputFolder(destination: URL(fileURLWithPath: outputDirectory)).makeInPlace()
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })

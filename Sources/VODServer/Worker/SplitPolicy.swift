@@ -4,10 +4,11 @@ public struct SplitPolicy: Sendable, Equatable {
     public var after: Double?
     /// The length of a chunk, in seconds, but the first.
     public var chunkSeconds: Double
-    /// The length of the first chunk, short so that the title is out in seconds.
+    /// The least length of the first chunk, in seconds: 0 makes it the title's first segment alone, short so
+    /// that the title is out in seconds.
     public var firstChunkSeconds: Double
 
-    public init(after: Double? = 120, chunkSeconds: Double = 30, firstChunkSeconds: Double = 6) {
+    public init(after: Double? = 120, chunkSeconds: Double = 30, firstChunkSeconds: Double = 0) {
         self.after = after
         self.chunkSeconds = chunkSeconds
         self.firstChunkSeconds = firstChunkSeconds
