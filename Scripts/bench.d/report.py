@@ -231,6 +231,26 @@ class Report:
         # j. Scale-out
         out += self.scale_rows()
         out += [""] + self.split_rows()
+        out += [""] + self.fast_start_rows()
+        return out
+
+    def fast_start_rows(self):
+        """Section n: time to playable and to ready of a's source, with the fast start and without it."""
+        out = ["### n. Fast start: time to playable of the top of the ladder", ""]
+        reason = self.unavailable("n")
+        if reason:
+            return out + [reason]
+        cores = self.meta.get("meta.machine.cores", "?")
+        out += [f"{cores} cores; source {self.meta.get('meta.n.source', '?')}; one in-process transcoder on SQLite, "
+                "not split. Target: playable within 10 s of the upload.", "",
+                "| first segment | playable (s) | ready (s) | playable vs without | playable ≤ 10 s |",
+                "| --- | --- | --- | --- | --- |"]
+        without = self.median("n.slow.playable_s")
+        for key, label in (("fast", "2 s, superfast (the default)"), ("slow", "6 s, the rung's preset (`--first-segment-duration 6 --start-preset veryfast`)")):
+            playable = self.median(f"n.{key}.playable_s")
+            versus = self.ratio(playable, without)
+            out.append(f"| {label} | {self.cell(f'n.{key}.playable_s')} | {self.cell(f'n.{key}.ready_s')} | "
+                       f"{f'{versus:.2f}×' if versus is not None else '—'} | {self.verdict(None if playable is None else playable <= 10)} |")
         return out
 
     def split_rows(self):
@@ -520,6 +540,10 @@ class Report:
                   "(one 720p rung for a 720p source). Titles up to the split threshold are transcoded whole (with "
                   "progressive publishing); longer ones are split, the first chunk one segment, and their chunks "
                   "spread over the N transcoders."),
+            ("n", "**n.** As k (one fresh `vod serve --workers 1` on SQLite per run, one upload, the same polling), "
+                  "for the source of a, alternating a server with the defaults and one with "
+                  "`--first-segment-duration 6 --start-preset veryfast`, which is how every title started before "
+                  "the fast start."),
         ]
         fields = {
             "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": self.psnr_y("a"),

@@ -38,7 +38,7 @@ struct AwkwardSourceTests {
             .appendingPathComponent(result.variants[0].playlist))
         let keyframes = try ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v", "-skip_frame", "nokey", "-show_entries", "frame=pts_time",
-            "-of", "csv=p=0", result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/segment_000.ts").path,
+            "-of", "csv=p=0", result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/index.m3u8").path,
         ]).standardOutput.split(separator: "\n").compactMap { Double($0) }
         let gaps = zip(keyframes.dropFirst(), keyframes).map { $0 - $1 }
         #expect(!gaps.isEmpty)

@@ -39,8 +39,9 @@ struct SplitTitleTests {
             done.insert(index)
             published.append(try title.publish(completedChunks: (0...done.count).first { !done.contains($0) }!))
         }
-        // The last segment is listed with the final playlists: the sound's last segment closes only at the end.
-        #expect(published == [0, 1, 1, 10], "EVENT playlists of the chunks done from the start: \(published)")
+        // The last segment (the one frame the sound's end at 62.02 s adds after the 2 s one and ten of 6 s) is
+        // listed with the final playlists: the sound's last segment closes only at the end.
+        #expect(published == [0, 1, 1, 11], "EVENT playlists of the chunks done from the start: \(published)")
         let result = try title.finish()
 
         let report = HLSConformance.check(masterURL: result.masterPlaylist)

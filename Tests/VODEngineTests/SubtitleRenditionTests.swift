@@ -12,8 +12,8 @@ struct SubtitleRenditionTests {
         <i>Hello</i> & welcome
 
         2
-        00:00:05,000 --> 00:00:07,000
-        Across the first cut
+        00:00:07,000 --> 00:00:09,000
+        Across the second cut
 
         """
     static let french = """
@@ -55,10 +55,12 @@ struct SubtitleRenditionTests {
         let folder = result.masterPlaylist.deletingLastPathComponent()
         let first = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_000.vtt"), encoding: .utf8)
         let second = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_001.vtt"), encoding: .utf8)
+        let third = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_002.vtt"), encoding: .utf8)
         #expect(first.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n"))
         #expect(first.contains("00:00:01.000 --> 00:00:02.500\nHello &amp; welcome\n"), "styling dropped, text kept")
-        let spanning = "00:00:05.000 --> 00:00:07.000\nAcross the first cut\n"
-        #expect(first.contains(spanning) && second.contains(spanning), "a cue across a cut is in both segments")
+        let spanning = "00:00:07.000 --> 00:00:09.000\nAcross the second cut\n"
+        #expect(second.contains(spanning) && third.contains(spanning), "a cue across a cut (8 s) is in both segments")
+        #expect(!first.contains(spanning), "and in no other")
         let french = try String(contentsOf: folder.appendingPathComponent("subtitles_1/subtitles.vtt"), encoding: .utf8)
         #expect(french == "WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nBonjour\nà tous\n")
 
@@ -66,7 +68,7 @@ struct SubtitleRenditionTests {
         let read = try ExternalTool.require("ffmpeg", [
             "-v", "error", "-i", folder.appendingPathComponent("subtitles_0/index.m3u8").path, "-f", "srt", "-",
         ]).standardOutput
-        #expect(read.contains("00:00:01,000 --> 00:00:02,500") && read.contains("Across the first cut"))
+        #expect(read.contains("00:00:01,000 --> 00:00:02,500") && read.contains("Across the second cut"))
     }
 
     @Test func movTextCaptionsOfAnMP4BecomeWebVTT() async throws {

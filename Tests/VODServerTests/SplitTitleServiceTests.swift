@@ -67,7 +67,7 @@ import VODTestSupport
             #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO"), "the sound is one rendition, encoded once")
             let segments = try String(contentsOf: folder.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
                 .components(separatedBy: "#EXTINF:").count - 1
-            #expect(segments == 11, "62 s in 6 s segments")
+            #expect(segments == 12, "62 s: a 2 s first segment, ten of 6 s, and the frame the sound's end (62.02 s) adds")
             let frames = try await offPool {
                 try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                      "stream=nb_read_frames", "-of", "csv=p=0", "\(server)/api/media/\(id)/stream"])

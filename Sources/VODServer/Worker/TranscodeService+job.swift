@@ -49,7 +49,7 @@ extension TranscodeService {
                             reporter.report(progress)
                         }, onPublish: { segments in
                             guard segments == 1 else { return }
-                            Task { await publish(job, output: output, logger: jobLogger) }
+                            Task { await publish(job, output: output, reporter: reporter, logger: jobLogger) }
                         })
                     }
                     // Under the lease and the time limit, like the transcode: the pictures come from its renditions.
@@ -88,9 +88,11 @@ extension TranscodeService {
         }
     }
 
-    /// Makes the item playable from the renditions published so far, while its lease is still this job's.
-    private func publish(_ job: JobLease, output: String, logger: Logger) async {
+    /// Makes the item playable from the renditions published so far, while its lease is still this job's; the
+    /// latest progress is written first, so that the playable item says how far each rung has come.
+    func publish(_ job: JobLease, output: String, reporter: ProgressReporter, logger: Logger) async {
         do {
+            try await reporter.flush(job, catalog: library.catalog)
             if try await library.catalog.markPlayable(job, hlsPath: output) {
                 logger.info("first segments published; playable")
                 await library.events.record(.playable, id: job.id)

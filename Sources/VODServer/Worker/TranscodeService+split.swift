@@ -46,16 +46,13 @@ extension TranscodeService {
             }
             let leading = chunks.prefix { $0.status == .done }.count
             let segments = try await DedicatedThread.run("vod.publish") { try title.publish(completedChunks: leading) }
-            if segments > published {
-                if published == 0, try await catalog.markPlayable(job, hlsPath: output) {
-                    logger.info("first chunk published; playable")
-                    await library.events.record(.playable, id: job.id)
-                }
-                published = segments
-            }
             let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
             reporter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
                                               rungs: title.chunks[0].rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
+            if segments > published {
+                if published == 0 { await publish(job, output: output, reporter: reporter, logger: logger) }
+                published = segments
+            }
             if leading == chunks.count { break }
             if !chunks.contains(where: { $0.status == .pending }) { try await Task.sleep(for: .milliseconds(250)) }
         }
