@@ -16,9 +16,10 @@ public func buildApplication(
     let storedJSON = StoredJSONCache()
     let uploads = TusStore(mediaDirectory: library.mediaDirectory, expiry: configuration.uploadExpiry / .seconds(1))
     let metrics = ServiceMetrics()
+    let streamFiles = StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics)
     let router = buildRouter(
         configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads,
-        metrics: metrics
+        streamFiles: streamFiles, metrics: metrics
     )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let renderer = EventRenderer(storedJSON: storedJSON)
@@ -27,6 +28,7 @@ public func buildApplication(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
         baseURL: configuration.unsolicitedBaseURL, renderer: renderer, logger: logger
     )
+    let serverName = "vod"
     let protection = configuration.writeProtection
     logger.log(
         level: protection.isOpen ? .warning : .info, "write protection is \(protection.isOpen ? "off" : "on")",
@@ -34,8 +36,10 @@ public func buildApplication(
     )
     return Application(
         router: router,
-        server: webSocketServer(configuration: configuration, webSocket: webSocket),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vod"),
+        server: webSocketServer(configuration: configuration, webSocket: webSocket, fastPath: {
+            StreamFastPath(files: streamFiles, metrics: metrics, serverName: serverName)
+        }),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: [workers, deliveries, TusExpiryService(store: uploads, logger: logger)],
         logger: logger
     )
@@ -45,7 +49,7 @@ public func buildApplication(
 /// at `/`; `uploads` holds the resumable uploads of `/api/uploads`.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
-    uploads: TusStore, metrics: ServiceMetrics
+    uploads: TusStore, streamFiles: StreamFiles, metrics: ServiceMetrics
 ) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
     let publicURL = configuration.publicBaseURL
@@ -59,7 +63,7 @@ func buildRouter(
     router.addHealthCheck(catalog: library.catalog)
     MediaController(
         library: library,
-        streamFiles: StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics),
+        streamFiles: streamFiles,
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
@@ -83,11 +87,15 @@ func buildRouter(
     return router
 }
 
-/// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads.
-private func webSocketServer(configuration: VODServerConfiguration, webSocket: EventsWebSocket) -> HTTPServerBuilder {
+/// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads, and
+/// with `fastPath` answering what it can of each connection's requests before Hummingbird.
+private func webSocketServer(
+    configuration: VODServerConfiguration, webSocket: EventsWebSocket, fastPath: @escaping @Sendable () -> StreamFastPath
+) -> HTTPServerBuilder {
     let idleTimeout = TimeAmount(configuration.idleTimeout)
     let channel = HTTP1WebSocketUpgradeChannel.Configuration(
         http1: .init(
+            additionalChannelHandlers: [StreamFastPath.Installer(make: fastPath)],
             idleTimeout: idleTimeout,
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize

@@ -1,6 +1,10 @@
 import Hummingbird
 
 extension MediaController {
+    /// The route patterns of the master and of the other stream files, as the request metrics label them.
+    static let masterRoute = "/api/media/{id}/stream"
+    static let streamFileRoute = "/api/media/{id}/stream/**"
+
     /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
         try await serve(try await streamFiles.master(id: try Self.id(context)), request: request, context: context)

@@ -27,9 +27,9 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func record(_ request: Request, context: Context, status: Int, started: ContinuousClock.Instant) {
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? Self.unmatched
-        let method = request.method.rawValue
-        metrics.requests(route: route, method: method, status: status).increment()
-        metrics.requestDuration(route: route, method: method).record((ContinuousClock.now - started).seconds)
+        let handles = metrics.requests(route: route, method: request.method.rawValue, status: status)
+        handles.requests.increment()
+        handles.duration.record((ContinuousClock.now - started).seconds)
     }
 }
 

@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 import VODCatalog
 
 /// The Prometheus metrics of one server: the registry `GET /metrics` renders and the handles the request
@@ -49,21 +50,39 @@ final class ServiceMetrics: Sendable {
         segmentCacheMisses = registry.makeCounter(descriptor: Self.name("segment_cache_misses", "total", "Segments read from disk into the cache"))
     }
 
-    /// The counter of requests to `route` (the matched pattern, or `unmatched`) with `method` answered `status`.
-    func requests(route: String, method: String, status: Int) -> Counter {
-        registry.makeCounter(
-            descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
-            labels: [("route", route), ("method", method), ("status", String(status))]
-        )
+    /// The request counter (by route, method and status) and latency histogram (by route and method) of one
+    /// kind of request, looked up once: the registry builds and checks names and labels on every lookup, which
+    /// the request path must not pay.
+    struct RequestHandles: Sendable {
+        let requests: Counter
+        let duration: ValueHistogram
     }
 
-    /// The latency histogram of requests to `route` with `method`, until the body is written.
-    func requestDuration(route: String, method: String) -> ValueHistogram {
-        registry.makeValueHistogram(
-            descriptor: Self.name("http_request_duration", "seconds", "HTTP request latency by route pattern and method"),
-            labels: [("route", route), ("method", method)],
-            buckets: Self.latencyBuckets
+    private struct RequestKind: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    private let requestHandles = Mutex<[RequestKind: RequestHandles]>([:])
+
+    /// The handles of requests to `route` (the matched pattern, or `unmatched`) with `method` answered `status`.
+    func requests(route: String, method: String, status: Int) -> RequestHandles {
+        let kind = RequestKind(route: route, method: method, status: status)
+        if let known = requestHandles.withLock({ $0[kind] }) { return known }
+        let handles = RequestHandles(
+            requests: registry.makeCounter(
+                descriptor: Self.name("http_requests", "total", "HTTP requests by route pattern, method and status"),
+                labels: [("route", route), ("method", method), ("status", String(status))]
+            ),
+            duration: registry.makeValueHistogram(
+                descriptor: Self.name("http_request_duration", "seconds", "HTTP request latency by route pattern and method"),
+                labels: [("route", route), ("method", method)],
+                buckets: Self.latencyBuckets
+            )
         )
+        requestHandles.withLock { $0[kind] = handles }
+        return handles
     }
 
     /// The gauge of the catalog's items with `status`, across every process sharing it.

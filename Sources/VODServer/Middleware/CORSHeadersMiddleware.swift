@@ -4,14 +4,6 @@ import Hummingbird
 /// included, byte-range and tus headers are exposed, and any `OPTIONS` preflight is answered directly, except
 /// on `routedPreflights`, whose routes answer `OPTIONS` themselves (tus discovery) and get the preflight headers.
 struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var allowMethods: String { "GET, HEAD, POST, PATCH, DELETE, OPTIONS" }
-    static var allowHeaders: String {
-        "Accept, Accept-Encoding, Content-Type, Origin, Range, If-None-Match, If-Modified-Since, If-Range, "
-            + "X-API-Key, X-Timestamp, X-Signature, \(TusHeaders.requestNames)"
-    }
-    static var exposeHeaders: String {
-        "Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Location, \(TusHeaders.responseNames)"
-    }
 
     /// Paths whose `OPTIONS` requests go on to their routes.
     var routedPreflights: [String] = []
@@ -20,20 +12,29 @@ struct CORSHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.method == .options {
             var response = routedPreflights.contains(request.uri.path)
                 ? try await next(request, context) : Response(status: .noContent)
-            response.headers[.accessControlAllowMethods] = Self.allowMethods
+            response.headers[.accessControlAllowMethods] = CORSHeaderValues.allowMethods
             response.headers[.accessControlAllowHeaders] =
-                request.headers[.accessControlRequestHeaders] ?? Self.allowHeaders
+                request.headers[.accessControlRequestHeaders] ?? CORSHeaderValues.allowHeaders
             response.headers[.accessControlMaxAge] = "86400"
-            addCORSHeaders(to: &response.headers)
+            CORSHeaderValues.add(to: &response.headers)
             return response
         }
         var response = try await next(request, context)
-        addCORSHeaders(to: &response.headers)
+        CORSHeaderValues.add(to: &response.headers)
         return response
     }
+}
 
-    private func addCORSHeaders(to headers: inout HTTPFields) {
+/// The CORS header values, built once rather than on every response.
+enum CORSHeaderValues {
+    static let allowMethods = "GET, HEAD, POST, PATCH, DELETE, OPTIONS"
+    static let allowHeaders = "Accept, Accept-Encoding, Content-Type, Origin, Range, If-None-Match, If-Modified-Since, If-Range, "
+        + "X-API-Key, X-Timestamp, X-Signature, \(TusHeaders.requestNames)"
+    static let exposeHeaders = "Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Location, \(TusHeaders.responseNames)"
+
+    /// Adds what every response carries: any origin may read it, and these headers of it.
+    static func add(to headers: inout HTTPFields) {
         headers[.accessControlAllowOrigin] = "*"
-        headers[.accessControlExposeHeaders] = Self.exposeHeaders
+        headers[.accessControlExposeHeaders] = exposeHeaders
     }
 }

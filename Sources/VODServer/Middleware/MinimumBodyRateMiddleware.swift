@@ -14,12 +14,18 @@ struct MinimumBodyRateMiddleware: RouterMiddleware {
     let grace: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard bytesPerSecond > 0 else { return try await next(request, context) }
+        guard bytesPerSecond > 0, Self.hasBody(request) else { return try await next(request, context) }
         var request = request
         request.body = RequestBody(
             asyncSequence: RateCheckedBody(base: request.body, bytesPerSecond: bytesPerSecond, grace: grace, channel: context.channel)
         )
         return try await next(request, context)
+    }
+
+    /// Whether the request announces a body (RFC 9112 §6.1): a request without `Content-Length` or
+    /// `Transfer-Encoding` has none, and needs no watching.
+    private static func hasBody(_ request: Request) -> Bool {
+        request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) != 0
     }
 }
 

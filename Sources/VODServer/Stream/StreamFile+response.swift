@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension StreamFile {
@@ -6,21 +7,9 @@ extension StreamFile {
     /// byte ranges (206, 416), long-lived caching and, for playlists, gzip when the client accepts it.
     /// Segments come from `segments`, the memory cache, when they fit in it, and are streamed from disk otherwise.
     func response(to request: Request, context: some RequestContext, segments: SegmentCache) async throws -> Response {
-        let gzipped: ByteBuffer? =
-            if case .memory(_, let gzipped?) = content, request.headers[.range] == nil, Self.acceptsGzip(request) {
-                gzipped
-            } else {
-                nil
-            }
-        let eTag = gzipped == nil ? self.eTag : "\(self.eTag.dropLast())-gzip\""
-        var headers: HTTPFields = [
-            .contentType: contentType,
-            .eTag: eTag,
-            .lastModified: lastModified,
-            .cacheControl: cacheControl,
-            .acceptRanges: "bytes",
-        ]
-        if case .memory(_, .some) = content { headers[.vary] = "Accept-Encoding" }
+        let gzipped = gzipped(for: request.headers)
+        let eTag = gzipped == nil ? self.eTag : gzipETag
+        var headers = validators(eTag: eTag)
         if isNotModified(request, eTag: eTag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -44,6 +33,57 @@ extension StreamFile {
         headers[.contentLength] = "\(size == 0 ? 0 : range.count)"
         guard request.method != .head, size > 0 else { return Response(status: status, headers: headers, body: .init()) }
         return Response(status: status, headers: headers, body: try await body(range, context: context, segments: segments))
+    }
+
+    /// The whole answer to `request` without Hummingbird, for `StreamFastPath`: a GET or HEAD of a file held in
+    /// memory that asks for no range and sets no condition gets exactly what `response` and the CORS middleware
+    /// would give it, but for `Date` and `Server`; anything else gets nil.
+    func immediateResponse(to request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
+        guard case .memory(let bytes, _) = content, let immediateHeaders, request.method == .get || request.method == .head,
+              Self.conditionalFields.allSatisfy({ request.headerFields[$0] == nil }) else { return nil }
+        let gzipped = gzipped(for: request.headerFields)
+        let headers = gzipped == nil ? immediateHeaders.plain : immediateHeaders.gzipped ?? immediateHeaders.plain
+        return (HTTPResponse(status: .ok, headerFields: headers), request.method == .head ? nil : gzipped ?? bytes)
+    }
+
+    /// The headers of `immediateResponse` for a file held in memory, built once per file: the plain and the gzip
+    /// form's, each with its validators, length and the CORS headers.
+    static func immediateHeaders(of file: StreamFile) -> ImmediateHeaders? {
+        guard case .memory(let bytes, let gzipped) = file.content else { return nil }
+        func headers(eTag: String, body: ByteBuffer, encoding: String?) -> HTTPFields {
+            var headers = file.validators(eTag: eTag)
+            if let encoding { headers[.contentEncoding] = encoding }
+            headers[.contentLength] = "\(body.readableBytes)"
+            CORSHeaderValues.add(to: &headers)
+            return headers
+        }
+        return ImmediateHeaders(plain: headers(eTag: file.eTag, body: bytes, encoding: nil),
+                                gzipped: gzipped.map { headers(eTag: file.gzipETag, body: $0, encoding: "gzip") })
+    }
+
+    /// The ETag of the gzip form.
+    private var gzipETag: String { "\(eTag.dropLast())-gzip\"" }
+
+    /// The fields that make a request more than a plain GET of the whole file.
+    private static let conditionalFields: [HTTPField.Name] = [.range, .ifNoneMatch, .ifModifiedSince, .ifRange]
+
+    /// The headers of every answer: type, validators, caching, ranges, and `Vary` where a gzip form exists.
+    private func validators(eTag: String) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentType: contentType,
+            .eTag: eTag,
+            .lastModified: lastModified,
+            .cacheControl: cacheControl,
+            .acceptRanges: "bytes",
+        ]
+        if case .memory(_, .some) = content { headers[.vary] = "Accept-Encoding" }
+        return headers
+    }
+
+    /// The gzip form, when there is one and the request accepts it without asking for a range.
+    private func gzipped(for headers: HTTPFields) -> ByteBuffer? {
+        guard case .memory(_, let gzipped?) = content, headers[.range] == nil, Self.acceptsGzip(headers) else { return nil }
+        return gzipped
     }
 
     private func body(_ range: ClosedRange<Int>, context: some RequestContext, segments: SegmentCache) async throws -> ResponseBody {
@@ -88,8 +128,8 @@ extension StreamFile {
         return ifRange == eTag || ifRange == lastModified
     }
 
-    private static func acceptsGzip(_ request: Request) -> Bool {
-        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
+    private static func acceptsGzip(_ headers: HTTPFields) -> Bool {
+        headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
             let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             return parts.first == "gzip" && !parts.dropFirst().contains { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }
         }

@@ -19,7 +19,17 @@ struct StreamFile: Sendable {
     let eTag: String
     let lastModified: String
     /// Whether it belongs to a title still being transcoded.
-    var isLive = false
+    var isLive = false {
+        didSet { immediateHeaders = Self.immediateHeaders(of: self) }
+    }
+    /// The headers of `immediateResponse`, for a file held in memory.
+    private(set) var immediateHeaders: ImmediateHeaders?
+
+    /// The headers of a plain GET of a file held in memory, built once: its own and its gzip form's.
+    struct ImmediateHeaders: Sendable {
+        let plain: HTTPFields
+        let gzipped: HTTPFields?
+    }
 
     /// The content types of the files the engine writes; anything else is not served.
     static let contentTypes: [String: String] = [
@@ -47,6 +57,7 @@ struct StreamFile: Sendable {
         self.contentType = contentType
         eTag = "\"\(String(hash, radix: 16))\""
         lastModified = HTTPDate.string(from: modified)
+        immediateHeaders = Self.immediateHeaders(of: self)
     }
 
     /// A file streamed from disk.

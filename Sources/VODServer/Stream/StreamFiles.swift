@@ -82,12 +82,25 @@ final class StreamFiles: Sendable {
         }
     }
 
+    /// The file `relative` of item `id` (nil: its master) when it can be answered without waiting: what the
+    /// catalog said of the title still stands (ready, or live and said within `liveStateLifetime`), and the file
+    /// is cached and, for a live title, unchanged on disk. Nil sends the request the long way.
+    func immediateFile(id: Int64, relative: String?) -> StreamFile? {
+        guard let root = roots.withLock({ $0[id] }), !root.isLive || ContinuousClock.now - root.checked < Self.liveStateLifetime
+        else { return nil }
+        return cachedCopy(key: relative.map { "\(id)/\($0)" } ?? "\(id)/", root: root)
+    }
+
+    /// The cached copy of `key`, if it was read from `root` as the title now stands and, for a live title, its
+    /// path still has the status it had then.
+    private func cachedCopy(key: String, root: Root) -> StreamFile? {
+        guard let loaded = files.withLock({ $0[key] }), loaded.root == root.path, loaded.file.isLive == root.isLive,
+              !root.isLive || FileStatus(path: loaded.path) == loaded.status else { return nil }
+        return loaded.file
+    }
+
     private func cached(root: Root, relative: String, key: String, rewrite: Bool, missing: APIError) async throws -> StreamFile {
-        if let loaded = files.withLock({ $0[key] }), loaded.root == root.path, loaded.file.isLive == root.isLive,
-            !root.isLive || FileStatus(path: loaded.path) == loaded.status
-        {
-            return loaded.file
-        }
+        if let file = cachedCopy(key: key, root: root) { return file }
         let folder = root.path
         guard var loaded = try await NIOThreadPool.singleton.runIfActive({
             try StreamFiles.load(inside: folder, relative: relative, rewrite: rewrite)
@@ -123,16 +136,17 @@ final class StreamFiles: Sendable {
         return root
     }
 
-    /// Components made only of letters, digits, `_`, `-` and `.`, none starting with a dot, at most three deep.
+    /// At most three components, each `isSafeComponent`.
     static func isSafe(_ components: [Substring]) -> Bool {
-        (1...3).contains(components.count)
-            && components.allSatisfy { component in
-                component.first != "." && component.count <= 128
-                    && component.utf8.allSatisfy { byte in
-                        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a)
-                            || byte == 0x5f || byte == 0x2d || byte == 0x2e
-                    }
-            }
+        (1...3).contains(components.count) && components.allSatisfy { isSafeComponent($0.utf8) }
+    }
+
+    /// A path component of 1 to 128 bytes, made only of letters, digits, `_`, `-` and `.`, not starting with a dot.
+    static func isSafeComponent<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first, first != 0x2e, bytes.count <= 128 else { return false }
+        return bytes.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a) || byte == 0x5f || byte == 0x2d || byte == 0x2e
+        }
     }
 
     /// Reads the metadata (and, for playlists, the bytes) of `relative` inside `root`; nil when it is missing,
