@@ -67,9 +67,9 @@ public final class OutputFile: @unchecked Sendable {
         }
     }
 
-    /// Writes the trailer and closes the file.
+    /// Writes the trailer and closes the file; only closes what is left after a failed `continueWriting`.
     public func finish() throws {
-        if headerWritten { try check(av_write_trailer(context), "write trailer") }
+        if headerWritten && isOpen { try check(av_write_trailer(context), "write trailer") }
         headerWritten = false
         if isOpen {
             isOpen = false
