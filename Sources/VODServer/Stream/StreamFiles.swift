@@ -26,6 +26,11 @@ final class StreamFiles: Sendable {
         let path: String
         let isLive: Bool
         let checked: ContinuousClock.Instant
+
+        /// Whether what the catalog said still stands at `now`: for good when ready, for `liveStateLifetime` when live.
+        func stands(at now: ContinuousClock.Instant) -> Bool {
+            !isLive || now - checked < StreamFiles.liveStateLifetime
+        }
     }
 
     /// A file as it was read: from which folder, and the status its real path had then.
@@ -86,8 +91,7 @@ final class StreamFiles: Sendable {
     /// catalog said of the title still stands (ready, or live and said within `liveStateLifetime`), and the file
     /// is cached and, for a live title, unchanged on disk. Nil sends the request the long way.
     func immediateFile(id: Int64, relative: String?) -> StreamFile? {
-        guard let root = roots.withLock({ $0[id] }), !root.isLive || ContinuousClock.now - root.checked < Self.liveStateLifetime
-        else { return nil }
+        guard let root = roots.withLock({ $0[id] }), root.stands(at: .now) else { return nil }
         return cachedCopy(key: relative.map { "\(id)/\($0)" } ?? "\(id)/", root: root)
     }
 
@@ -118,7 +122,7 @@ final class StreamFiles: Sendable {
     private func root(for id: Int64) async throws -> Root {
         let now = ContinuousClock.now
         let known = roots.withLock { $0[id] }
-        if let known, !known.isLive || now - known.checked < Self.liveStateLifetime {
+        if let known, known.stands(at: now) {
             return known
         }
         // Only a title that was served drops its cached files: forgetting scans the whole cache, which a
