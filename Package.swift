@@ -112,6 +112,7 @@ let package = Package(
             "VODTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "VODClientTests", dependencies: [
             "VODClient",

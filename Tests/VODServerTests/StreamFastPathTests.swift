@@ -2,6 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
 import Testing
 @testable import VODServer
 import VODTestSupport
@@ -74,6 +77,55 @@ import VODTestSupport
             #expect(outcome.status == 200 && outcome.body.hasPrefix("#EXTM3U") && outcome.closed)
             #expect(outcome.elapsed < 2, "closed after the answer, not at the time limit")
         }
+    }
+
+    @Test func theHandlerAnswersACachedPlaylistItselfButNeverAheadOfARequestHandedOn() async throws {
+        let test = try TestLibrary()
+        let item = try await test.addReady()
+        let files = StreamFiles(catalog: test.library.catalog, segmentCacheSize: 0)
+        _ = try await files.file(id: item.id, components: ["720p", "index.m3u8"])
+        let channel = EmbeddedChannel(handler: StreamFastPath(files: files, metrics: ServiceMetrics(), serverName: "vod"))
+        let playlist = HTTPRequest(method: .get, scheme: nil, authority: "127.0.0.1", path: "/api/media/\(item.id)/stream/720p/index.m3u8")
+        let json = HTTPRequest(method: .get, scheme: nil, authority: "127.0.0.1", path: "/api/media/\(item.id)")
+
+        // Answered here: nothing reaches Hummingbird, and the answer is the playlist.
+        try channel.writeInbound(HTTPRequestPart.head(playlist))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
+        guard case .head(let head) = try #require(try channel.readOutbound(as: HTTPResponsePart.self)) else {
+            Issue.record("no response head")
+            return
+        }
+        #expect(head.status == .ok && head.headerFields[.contentType] == "application/vnd.apple.mpegurl")
+        guard case .body(let body) = try #require(try channel.readOutbound(as: HTTPResponsePart.self)) else {
+            Issue.record("no response body")
+            return
+        }
+        #expect(String(buffer: body).hasPrefix("#EXTM3U"))
+        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == .end(nil))
+
+        // A request it cannot answer goes on; the playlist behind it goes on too, until that answer has ended.
+        try channel.writeInbound(HTTPRequestPart.head(json))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeInbound(HTTPRequestPart.head(playlist))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .head(json))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .head(playlist))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
+        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil)
+        for _ in 0..<2 {
+            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+        }
+        while try channel.readOutbound(as: HTTPResponsePart.self) != nil {}
+
+        // Both answers have ended: the next playlist is answered here again.
+        try channel.writeInbound(HTTPRequestPart.head(playlist))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
+        #expect(try channel.readOutbound(as: HTTPResponsePart.self) != nil)
+        _ = try channel.finish()
     }
 
     @Test func onlyPlainStreamPathsAreTakenAtOnce() {
