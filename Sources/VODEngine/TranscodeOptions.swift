@@ -11,9 +11,14 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// The first segment's target duration in seconds, short so that a title is playable, and a player starts,
     /// in seconds; at most `segmentDuration`, and at least one keyframe interval in effect.
     public var firstSegmentDuration: Double
-    /// The libx264 preset of the first segment, faster than `preset` so that it is out in seconds even where
-    /// the largest rung encodes slower than real time. The same as `preset` turns the fast start off.
+    /// The libx264 preset of the first segment of the rungs larger than `fastStartPixels`, faster than `preset`
+    /// so that a title is out in seconds even where its largest rung encodes slower than real time; that segment
+    /// is encoded again at `preset` and swapped in before the title is ready. The same as `preset` turns the fast
+    /// start off.
     public var startPreset: String
+    /// The rungs with more pixels than this start fast (`startPreset`): by default those above 1080p, the ones
+    /// whose first segment would otherwise keep a 2-core machine for seconds. 0 starts every rung fast.
+    public var fastStartPixels: Int
     /// Seconds between IDR frames; identical in every rung.
     public var keyframeInterval: Double
     /// The AAC bitrate in bits per second.
@@ -29,6 +34,18 @@ public struct TranscodeOptions: Sendable, Equatable {
         guard let start = Self.presets.firstIndex(of: startPreset), let main = Self.presets.firstIndex(of: preset),
               start < main else { return preset }
         return startPreset
+    }
+
+    /// Whether `rung`'s first segment is encoded with `startPreset`, then again at `preset` before the end.
+    func startsFast(_ rung: PlannedRung) -> Bool {
+        firstSegmentPreset != preset && rung.width * rung.height > fastStartPixels
+    }
+
+    /// These options with the fast start off: for a title that nobody sees before it is complete.
+    var withoutFastStart: TranscodeOptions {
+        var options = self
+        options.startPreset = preset
+        return options
     }
 
     /// The target durations of the segments.
@@ -47,6 +64,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         segmentDuration: Double = 6,
         firstSegmentDuration: Double = 2,
         startPreset: String = "superfast",
+        fastStartPixels: Int = 1920 * 1080,
         keyframeInterval: Double = 2,
         audioBitrate: Int = 128_000,
         threads: Int? = nil
@@ -56,6 +74,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.segmentDuration = segmentDuration
         self.firstSegmentDuration = firstSegmentDuration
         self.startPreset = startPreset
+        self.fastStartPixels = fastStartPixels
         self.keyframeInterval = keyframeInterval
         self.audioBitrate = audioBitrate
         self.threads = threads

@@ -20,14 +20,14 @@ public struct Transcoder: Sendable {
     ///
     /// With `onPublish`, the title is published as it grows instead of appearing whole: it is written in place
     /// in `outputDirectory` (which must be the run's own), with EVENT playlists rewritten each time every
-    /// rendition has one more segment, and VOD playlists at the end. `onPublish` is told how many segments each
-    /// playlist lists after each publication: the title is playable from the first. A failed or cancelled run
-    /// still leaves nothing behind.
+    /// rendition has one more segment, and VOD playlists at the end. `onPublish` is told of each publication:
+    /// how many segments each playlist lists, and whether it makes the title playable (the first whose pace
+    /// stays ahead of a player, `PublicationPace`). A failed or cancelled run still leaves nothing behind.
     public func transcode(
         input: String,
         outputDirectory: String,
         progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in },
-        onPublish: (@Sendable (_ segments: Int) -> Void)? = nil
+        onPublish: (@Sendable (Publication) -> Void)? = nil
     ) async throws -> TranscodeResult {
         let cancellation = CancellationFlag()
         return try await DedicatedThread.run("vod.decode", cancellation: cancellation) {
@@ -43,13 +43,14 @@ public struct Transcoder: Sendable {
         outputDirectory: String,
         cancellation: CancellationFlag,
         progress: @escaping @Sendable (TranscodeProgress) -> Void = { _ in },
-        onPublish: (@Sendable (_ segments: Int) -> Void)? = nil
+        onPublish: (@Sendable (Publication) -> Void)? = nil
     ) throws -> TranscodeResult {
         let output = OutputFolder(destination: URL(fileURLWithPath: outputDirectory))
         let staging = onPublish == nil ? try output.makeStaging() : try output.makeInPlace()
         do {
-            let job = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
-                                   progress: progress, onPublish: onPublish)
+            // Nobody sees a title that is not published as it grows before it is whole: it needs no fast start.
+            let job = TranscodeJob(input: input, staging: staging, options: onPublish == nil ? options.withoutFastStart : options,
+                                   cancellation: cancellation, progress: progress, onPublish: onPublish)
             let (duration, renditions, audio) = try job.run()
             try cancellation.check("finish")
             if onPublish == nil { try output.commit(staging) }

@@ -1,13 +1,16 @@
 import Foundation
+import Synchronization
 import Testing
 import VODConformance
 import VODEngine
 import VODFFmpeg
 import VODTestSupport
 
-/// The fast start: a title's first segment is one keyframe interval long and encoded with a faster preset, so
-/// that it is out in seconds even where the largest rung encodes slower than real time; the rest of the rung
-/// follows with its own preset, and the two join without a seam a player or `vod validate` can see.
+/// The fast start: a published title's first segment is one keyframe interval long and, in the rungs that need
+/// it, encoded with a faster preset, so that it is out in seconds even where the largest rung encodes slower than
+/// real time; the rest of the rung follows with its own preset, the two join without a seam a player or
+/// `vod validate` can see, and before the title is ready the first segment is encoded again at the rung's own
+/// preset and swapped in, leaving nothing of the fast start behind.
 @Suite("Fast start")
 struct FastStartTests {
     static let ladder = [
@@ -15,32 +18,105 @@ struct FastStartTests {
         Rung(name: "240p", width: 426, height: 240, bitrate: 300_000),
     ]
 
-    @Test func theFirstSegmentIsShortAndEncodedFasterThenTheRungRunsOnWithoutASeam() async throws {
+    @Test func theFirstSegmentStartsFastAndIsSwappedForAFullOneBeforeTheTitleIsReady() async throws {
         let directory = try TemporaryDirectory()
         let clip = try SyntheticClip(width: 640, height: 360, duration: 14).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
-        let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast")
-        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path)
+        let published = directory.url.appendingPathComponent("published")
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
+        let publications = Mutex(0)
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { _ in
+            // What a player saw at each publication: the playlists, and the first segments as first published.
+            let count = publications.withLock { count in
+                count += 1
+                return count
+            }
+            try? FileManager.default.copyItem(at: output, to: published.appendingPathComponent("\(count)"))
+        })
 
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         for rung in ["360p", "240p"] {
             let playlist = output.appendingPathComponent("\(rung)/index.m3u8")
             let segments = try SplitTitleTests.segments(playlist)
             #expect(segments.map(\.duration) == [2, 6, 6], "\(rung): \(segments.map(\.duration))")
+            let fast = try Self.x264Settings(published.appendingPathComponent("1/\(rung)/segment_000.ts"))
+            #expect(fast?["subme"] == "1" && fast?["rc_lookahead"] == "0", "\(rung): segment 0 was published superfast: \(String(describing: fast))")
             let first = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
-            #expect(first?["subme"] == "1" && first?["rc_lookahead"] == "0", "\(rung): segment 0 is superfast: \(String(describing: first))")
+            #expect(first?["subme"] == "2" && first?["rc_lookahead"] == "10", "\(rung): the ready segment 0 is veryfast: \(String(describing: first))")
             let second = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_001.ts"))
             #expect(second?["subme"] == "2" && second?["rc_lookahead"] == "10",
                     "\(rung): segment 1 starts the veryfast encoder: \(String(describing: second))")
             #expect(try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_002.ts")) == nil,
                     "\(rung): the veryfast encoder runs on into segment 2")
+            for publication in 1...publications.withLock({ $0 }) {
+                let listed = try SplitTitleTests.segments(published.appendingPathComponent("\(publication)/\(rung)/index.m3u8"))
+                #expect(listed.map(\.name) == segments.prefix(listed.count).map(\.name)
+                        && listed.map(\.duration) == segments.prefix(listed.count).map(\.duration),
+                        "\(rung): publication \(publication) lists what the ready playlist lists: \(listed) against \(segments)")
+            }
             let frames = try SplitTitleTests.videoTimestamps(playlist)
             #expect(frames.count == 14 * 30, "\(rung): \(frames.count) pictures")
             #expect(Set(zip(frames.dropFirst(), frames).map { $0 - $1 }) == [3000], "\(rung): one frame between pictures, across the switch")
             let decodeTimes = try Self.decodeTimestamps(playlist)
             #expect(zip(decodeTimes.dropFirst(), decodeTimes).allSatisfy { $0 > $1 }, "\(rung): decode times rise across the switch")
+            let files = segments.map { output.appendingPathComponent("\(rung)/\($0.name)") }
+            #expect(try TransportPackets.discontinuities(files) == [], "\(rung): continuity counters run on from the new segment 0")
             let warnings = try ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
             #expect(warnings.isEmpty, "\(rung): \(warnings)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("faststart").path), "the work folder is gone")
+    }
+
+    @Test func aSplitTitlesFirstSegmentIsSwappedForAFullOneToo() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out")
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
+        let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options, splitAfter: 20,
+                                                     chunkSeconds: 12, cancellation: CancellationFlag()))
+        try await Task.detached { try title.readTracks() }.value
+        for chunk in title.chunks {
+            try await Transcoder(options: options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
+        }
+        let fast = try Self.x264Settings(output.appendingPathComponent("360p/segment_000.ts"))
+        #expect(fast?["subme"] == "1", "chunk 0 is the first segment, encoded fast: \(String(describing: fast))")
+        var counters: [String: [Int: Int]] = [:]
+        for rung in ["360p", "240p"] {
+            counters[rung] = try TransportPackets(Data(contentsOf: output.appendingPathComponent("\(rung)/segment_000.ts"))).lastCounters
+        }
+        let result = try title.finish()
+
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        for rung in ["360p", "240p"] {
+            let first = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
+            #expect(first?["subme"] == "2" && first?["rc_lookahead"] == "10", "\(rung): the ready segment 0 is veryfast: \(String(describing: first))")
+            let swapped = try TransportPackets(Data(contentsOf: output.appendingPathComponent("\(rung)/segment_000.ts")))
+            #expect(swapped.lastCounters == counters[rung], "\(rung): the new segment 0 ends each PID's count where the fast one did")
+        }
+    }
+
+    @Test func onlyRungsAboveTheFastStartSizeStartFastAndATitleNobodySeesGrowNever() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
+        let published = directory.url.appendingPathComponent("published")
+        let seen = directory.url.appendingPathComponent("seen")
+        // 360p has more pixels than the fast start size, 240p fewer.
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 426 * 240)
+        let sawFirst = OnceFlag()
+        _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: published.path, onPublish: { _ in
+            guard sawFirst.claim() else { return }
+            try? FileManager.default.copyItem(at: published, to: seen)
+        })
+        #expect(try Self.x264Settings(seen.appendingPathComponent("360p/segment_000.ts"))?["subme"] == "1", "360p starts fast")
+        #expect(try Self.x264Settings(seen.appendingPathComponent("240p/segment_000.ts"))?["subme"] == "2", "240p does not")
+        #expect(try Self.x264Settings(published.appendingPathComponent("240p/segment_001.ts")) == nil, "one encoder for all of 240p")
+
+        let whole = directory.url.appendingPathComponent("whole")
+        _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: whole.path)
+        for rung in ["360p", "240p"] {
+            #expect(try Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_000.ts"))?["subme"] == "2")
+            #expect(try Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_001.ts")) == nil,
+                    "\(rung): a title transcoded whole (vod transcode) has one encoder per rung")
         }
     }
 
@@ -48,8 +124,9 @@ struct FastStartTests {
         let directory = try TemporaryDirectory()
         let clip = try SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
-        let options = TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast", firstSegmentDuration: 6, startPreset: "veryfast")
-        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path)
+        let options = TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast", firstSegmentDuration: 6, startPreset: "veryfast",
+                                       fastStartPixels: 0)
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { _ in })
 
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         let segments = try SplitTitleTests.segments(output.appendingPathComponent("240p/index.m3u8"))

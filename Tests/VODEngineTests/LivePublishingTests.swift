@@ -23,7 +23,8 @@ struct LivePublishingTests {
             Rung(name: "240p", width: 320, height: 240, bitrate: 300_000),
             Rung(name: "180p", width: 240, height: 180, bitrate: 200_000),
         ], preset: "superfast")
-        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { segments in
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { publication in
+            let segments = publication.segments
             published.withLock { $0.append(segments) }
             try? FileManager.default.copyItem(at: output, to: snapshots.appendingPathComponent("\(segments)"))
         })

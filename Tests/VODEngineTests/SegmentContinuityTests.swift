@@ -21,7 +21,6 @@ struct SegmentContinuityTests {
             let playlist = output.appendingPathComponent("\(rendition)/index.m3u8")
             let files = try SplitTitleTests.segments(playlist).map { output.appendingPathComponent("\(rendition)/\($0.name)") }
             #expect(files.count == 3, "\(rendition): \(files.count) segments")
-            var last: [Int: Int] = [:]
             for file in files {
                 let packets = try TransportPackets(Data(contentsOf: file))
                 #expect(Array(packets.pids.prefix(3)) == [0x11, 0x00, 0x1000], "\(file.lastPathComponent) opens with SDT, PAT and PMT")
@@ -29,13 +28,8 @@ struct SegmentContinuityTests {
                     let firstPicture = try #require(packets.all.first { $0.pid == 0x100 })
                     #expect(firstPicture.startsUnit && firstPicture.hasClock, "\(rendition)/\(file.lastPathComponent): the first picture carries a PCR")
                 }
-                for (pid, counter) in packets.firstCounters {
-                    if let previous = last[pid] {
-                        #expect(counter == (previous + 1) % 16, "\(rendition)/\(file.lastPathComponent): PID \(pid) goes from \(previous) to \(counter)")
-                    }
-                }
-                last.merge(packets.lastCounters) { $1 }
             }
+            #expect(try TransportPackets.discontinuities(files) == [], "\(rendition)")
             let warnings = try ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
             #expect(warnings.isEmpty, "\(rendition): \(warnings)")
         }
@@ -44,7 +38,7 @@ struct SegmentContinuityTests {
 
 /// The 188-byte packets of an MPEG-TS file: PID, continuity counter, whether a unit starts and whether a PCR
 /// is carried.
-private struct TransportPackets {
+struct TransportPackets {
     struct Packet {
         let pid: Int
         let counter: Int
@@ -69,4 +63,21 @@ private struct TransportPackets {
     var pids: [Int] { all.map(\.pid) }
     var firstCounters: [Int: Int] { Dictionary(all.map { ($0.pid, $0.counter) }, uniquingKeysWith: { first, _ in first }) }
     var lastCounters: [Int: Int] { Dictionary(all.map { ($0.pid, $0.counter) }, uniquingKeysWith: { _, last in last }) }
+
+    /// Where a PID's continuity counter does not go on by one from a file to the next of `files`, a rendition's
+    /// segments in order: "file: PID p goes from a to b" for each.
+    static func discontinuities(_ files: [URL]) throws -> [String] {
+        var last: [Int: Int] = [:]
+        var found: [String] = []
+        for file in files {
+            let packets = try TransportPackets(Data(contentsOf: file))
+            for (pid, counter) in packets.firstCounters.sorted(by: { $0.key < $1.key }) {
+                if let previous = last[pid], counter != (previous + 1) % 16 {
+                    found.append("\(file.lastPathComponent): PID \(pid) goes from \(previous) to \(counter)")
+                }
+            }
+            last.merge(packets.lastCounters) { $1 }
+        }
+        return found
+    }
 }

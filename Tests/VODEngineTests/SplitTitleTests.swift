@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VODConformance
-import VODEngine
+@testable import VODEngine
 import VODFFmpeg
 import VODTestSupport
 
@@ -33,15 +33,13 @@ struct SplitTitleTests {
         let tracks = Task.detached { try title.readTracks() }
         try await tracks.value
         var published: [Int] = []
-        var done: Set<Int> = []
         for index in [2, 0, 3, 1] {
             try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: split.path, chunk: title.chunks[index])
-            done.insert(index)
-            published.append(try title.publish(completedChunks: (0...done.count).first { !done.contains($0) }!))
+            published.append(try title.publish()?.segments ?? published.last ?? 0)
         }
         // The last segment (the one frame the sound's end at 62.02 s adds after the 2 s one and ten of 6 s) is
         // listed with the final playlists: the sound's last segment closes only at the end.
-        #expect(published == [0, 1, 1, 11], "EVENT playlists of the chunks done from the start: \(published)")
+        #expect(published == [0, 1, 1, 11], "EVENT playlists of the segments done from the start: \(published)")
         let result = try title.finish()
 
         let report = HLSConformance.check(masterURL: result.masterPlaylist)
@@ -68,6 +66,46 @@ struct SplitTitleTests {
                 "every AAC frame starts where the one before ends")
         #expect(abs(Double(audio.map(\.duration).reduce(0, +)) / 90_000 - result.duration) < 0.05)
         #expect(!FileManager.default.fileExists(atPath: split.appendingPathComponent("chunks").path), "the manifests are gone")
+    }
+
+    @Test func aChunksNextAttemptKeepsTheSegmentsItsManifestListsAndGoesOnAfterThem() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out")
+        let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: Self.options,
+                                                     splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
+        #expect(title.chunks.map(\.firstSegment) == [0, 1, 3], "chunk 1 holds segments 1 and 2")
+        try await Task.detached { try title.readTracks() }.value
+        for chunk in title.chunks {
+            try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
+        }
+        // An attempt at chunk 1 that died after closing segment 1 in every rung: its manifest lists that alone.
+        let manifest = try #require(try ChunkManifest.read(from: output, index: 1))
+        try ChunkManifest(index: 1, complete: false, renditions: manifest.renditions.map { $0.prefix(1) }).write(to: output)
+        var published: [URL: Date] = [:]
+        for rung in ["360p", "240p"] {
+            let folder = output.appendingPathComponent(rung)
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("segment_002.ts"))
+            let kept = folder.appendingPathComponent("segment_001.ts")
+            published[kept] = try #require(try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date)
+        }
+        #expect(try title.publish()?.segments == 2, "published as far as the chunk's first attempt went")
+
+        try await Task.sleep(for: .milliseconds(20))
+        try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: output.path, chunk: title.chunks[1])
+        for (file, modified) in published {
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == modified,
+                    "\(file.path): a published segment is not written again")
+        }
+        let result = try title.finish()
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        for rung in ["360p", "240p"] {
+            let playlist = output.appendingPathComponent("\(rung)/index.m3u8")
+            #expect(try Self.segments(playlist).map(\.duration) == [2, 6, 6, 6, 6, 4], "\(rung)")
+            let frames = try Self.videoTimestamps(playlist)
+            #expect(frames.count == 30 * 30 && Set(zip(frames.dropFirst(), frames).map { $0 - $1 }) == [3000],
+                    "\(rung): every picture once, one frame apart, across the resumed chunk")
+        }
     }
 
     /// The media playlist's segments: file name and EXTINF duration.

@@ -18,14 +18,19 @@ final class HLSSegmenter {
     private var segmentStart = 0.0
     private var iFrames: [IFrame] = []
     private(set) var videoCodec: String?
+    /// The audio packets written into the title's first segment, as they were before writing, when asked to keep
+    /// them (`keepsFirstSegmentAudio`).
+    private(set) var firstSegmentAudio: [Packet] = []
+    private let keepsFirstSegmentAudio: Bool
     /// Told of each segment once it is complete, with its I-frames (durations set) and the video CODECS.
     var onSegment: ((Segment, [IFrame], String) throws -> Void)? {
         didSet { files.onClose = onSegment == nil ? nil : { [unowned self] in try closed($0) } }
     }
 
     init(directory: URL, video: Codec, audio: Codec?, language: String?, durations: SegmentDurations, frameRate: FrameRate,
-         cancellation: CancellationFlag, firstSegment: Int = 0) {
+         cancellation: CancellationFlag, firstSegment: Int = 0, keepsFirstSegmentAudio: Bool = false) {
         self.video = video
+        self.keepsFirstSegmentAudio = keepsFirstSegmentAudio && firstSegment == 0
         self.audio = audio
         self.durations = durations
         self.firstSegment = firstSegment
@@ -97,6 +102,7 @@ final class HLSSegmenter {
         var written = 0
         for packet in pendingAudio {
             if seconds(packet.dts, audio.context.pointee.time_base) > limit { break }
+            if keepsFirstSegmentAudio && files.segments.count == 1 { firstSegmentAudio.append(try packet.reference()) }
             try files.write(packet, stream: 1, timeBase: audio.context.pointee.time_base)
             written += 1
         }

@@ -32,6 +32,14 @@ struct Rendition: Sendable, Equatable, Codable {
 
     /// The CODECS attribute: video first, then audio.
     var codecs: String { [videoCodec, audioCodec].compactMap { $0 }.joined(separator: ",") }
+
+    /// This rendition with its first `count` segments and their I-frames.
+    func prefix(_ count: Int) -> Rendition {
+        var rendition = self
+        rendition.segments = Array(segments.prefix(count))
+        rendition.iFrames = iFrames.filter { $0.segmentIndex < count }
+        return rendition
+    }
 }
 
 /// An alternate rendition the master lists with `#EXT-X-MEDIA`: an audio track written as audio-only

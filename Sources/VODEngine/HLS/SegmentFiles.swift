@@ -41,7 +41,7 @@ final class SegmentFiles {
     /// that the segments of a rendition read as one stream (continuity counters run on across files).
     func start(at time: Double) throws {
         try cancellation.check("write segment")
-        let name = String(format: "segment_%03d.ts", firstIndex + segments.count)
+        let name = Self.fileName(ofSegment: firstIndex + segments.count)
         let path = directory.appendingPathComponent(name).path
         if let output = current {
             try output.continueWriting(into: path)
@@ -81,6 +81,11 @@ final class SegmentFiles {
         packet.pts += offset
         packet.dts += offset
         try output.write(packet)
+    }
+
+    /// The file name of segment `index` of a rendition, such as `segment_000.ts`.
+    static func fileName(ofSegment index: Int) -> String {
+        String(format: "segment_%03d.ts", index)
     }
 
     /// A duration rounded to the precision the playlists write.

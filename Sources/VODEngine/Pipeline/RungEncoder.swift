@@ -30,7 +30,7 @@ final class RungEncoder: @unchecked Sendable {
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
          options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
-         firstSegment: Int = 0, encoded: @escaping (Double) -> Void = { _ in }) throws {
+         firstSegment: Int = 0, audioLeadIn: [Packet] = [], encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
         self.encoded = encoded
         self.rotation = rotation
@@ -38,7 +38,7 @@ final class RungEncoder: @unchecked Sendable {
         let makeEncoder = { (preset: String) in
             try Self.makeEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate)
         }
-        if firstSegment == 0 && options.firstSegmentPreset != options.preset {
+        if firstSegment == 0 && options.startsFast(rung) {
             var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
             _ = schedule.nextBoundary()
             encoder = try makeEncoder(options.firstSegmentPreset)
@@ -49,7 +49,8 @@ final class RungEncoder: @unchecked Sendable {
         audioCodec = audio?.codecString
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  durations: options.segmentDurations, frameRate: frameRate,
-                                 cancellation: cancellation, firstSegment: firstSegment)
+                                 cancellation: cancellation, firstSegment: firstSegment, keepsFirstSegmentAudio: fastStart != nil)
+        audioLeadIn.forEach(segmenter.add(audio:))
         packet = try Packet()
         if let publisher {
             let audioCodec = audioCodec
@@ -60,6 +61,9 @@ final class RungEncoder: @unchecked Sendable {
             }
         }
     }
+
+    /// The audio packets muxed into the first segment, when it was encoded fast: what its replacement carries.
+    var firstSegmentAudio: [Packet] { segmenter.firstSegmentAudio }
 
     /// Encodes everything from `queue` until it closes, then flushes and returns the finished rendition.
     ///

@@ -10,12 +10,16 @@ final class TranscodeJob: @unchecked Sendable {
     let options: TranscodeOptions
     let cancellation: CancellationFlag
     let progress: ProgressReporter
-    /// When set, the title is published as it grows (`LivePublisher`), and told how many segments are listed.
-    private let onPublish: (@Sendable (Int) -> Void)?
+    /// When set, the title is published as it grows (`LivePublisher`), and told of each publication.
+    private let onPublish: (@Sendable (Publication) -> Void)?
+    /// When the work started, for the pace of its publication.
+    private let started = ContinuousClock.now
     private let failure = Mutex<(any Error)?>(nil)
+    /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
+    private(set) var firstSegmentAudio: [String: [Packet]] = [:]
 
     init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
-         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Int) -> Void)? = nil) {
+         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil) {
         self.input = input
         self.staging = staging
         self.options = options
@@ -29,18 +33,20 @@ final class TranscodeJob: @unchecked Sendable {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
         let source = try SourceStage(input: file, options: options)
-        guard let video = MediaProber.describe(file).video else { return try runAudioOnly(source) }
+        guard let video = MediaProber.describe(file).video else { return try runAudioOnly(source, duration: file.duration) }
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from.
         let audioRenditions = source.audioEncodings.count < 2 ? [] : describeAudio(of: source)
-        let publisher = makePublisher(plan: plan, audio: audioRenditions)
+        let publisher = makePublisher(plan: plan, audio: audioRenditions, duration: file.duration, frameRate: source.frameRate)
         let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source, publisher: publisher)
         let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
-        let (duration, renditions) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
-                                                audioWriters: audioWriters, publisher: publisher)
+        let (duration, encoded) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
+                                             audioWriters: audioWriters, publisher: publisher)
+        let renditions = try replaceFastStart(of: encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
+                                              muxedAudio: muxedAudio)
         let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles)
@@ -49,8 +55,10 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// Encodes the rungs of `plan` from `source`, each on a thread of its own, and returns the duration and the
     /// finished renditions: the pipeline of one title, or of one chunk of a split title (`firstSegment`).
+    /// `audioLeadIn` holds, by rung, audio packets to mux before any the source sends.
     func encode(_ plan: [PlannedRung], video: VideoStreamInfo, source: SourceStage, muxedAudio: AudioEncoderStage?,
-                audioWriters: [AudioRenditionWriter], publisher: LivePublisher?, firstSegment: Int = 0)
+                audioWriters: [AudioRenditionWriter], publisher: LivePublisher?, firstSegment: Int = 0,
+                audioLeadIn: [String: [Packet]] = [:])
         throws -> (duration: Double, renditions: [Rendition]) {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
@@ -59,7 +67,7 @@ final class TranscodeJob: @unchecked Sendable {
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options,
                                    directory: directory, publisher: publisher, cancellation: cancellation,
-                                   firstSegment: firstSegment,
+                                   firstSegment: firstSegment, audioLeadIn: audioLeadIn[rung.name] ?? [],
                                    encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
@@ -107,14 +115,17 @@ final class TranscodeJob: @unchecked Sendable {
         fromSource.forEach { $0.close() }
         finished.wait()
         if let error = failure.withLock({ $0 }) { throw error }
+        firstSegmentAudio = Dictionary(uniqueKeysWithValues: rungs.map { ($0.rung.name, $0.firstSegmentAudio) })
         return (duration, results.withLock { collected in plan.compactMap { collected[$0.name] } })
     }
 
     /// An audio-only title: every encoding of every track is a rendition of its own, cut on the same schedule as
     /// a video title's, and subtitles follow the first rendition's segments.
-    private func runAudioOnly(_ source: SourceStage) throws -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
+    private func runAudioOnly(_ source: SourceStage, duration: Double?) throws
+        -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
         let descriptions = describeAudio(of: source)
-        let writers = try makeAudioWriters(source, publisher: makePublisher(plan: [], audio: descriptions))
+        let publisher = makePublisher(plan: [], audio: descriptions, duration: duration, frameRate: source.frameRate)
+        let writers = try makeAudioWriters(source, publisher: publisher)
         let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
         let audio = try finish(descriptions, writers: writers, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
@@ -139,9 +150,14 @@ final class TranscodeJob: @unchecked Sendable {
         }
     }
 
-    /// The publisher of a title published as it grows, if this one is.
-    private func makePublisher(plan: [PlannedRung], audio: [AlternateRendition]) -> LivePublisher? {
-        onPublish.map { LivePublisher(folder: staging, plan: plan, audio: audio, segmentDuration: options.segmentDuration, onPublish: $0) }
+    /// The publisher of a title published as it grows, if this one is: of about `duration` seconds (the
+    /// container's word), cut at `frameRate`'s keyframes.
+    private func makePublisher(plan: [PlannedRung], audio: [AlternateRendition], duration: Double?, frameRate: FrameRate) -> LivePublisher? {
+        onPublish.map { onPublish in
+            let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations, started: started)
+            return LivePublisher(plan: plan, audio: audio, write: LivePublisher.playlists(
+                folder: staging, segmentDuration: options.segmentDuration, pace: pace, onPublish: onPublish))
+        }
     }
 
     /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).

@@ -1,9 +1,12 @@
 import Foundation
 
-/// What one encoded chunk of a split title wrote: each rung's segments and I-frames. It is written beside the
-/// segments, in the title's folder, once they are all complete, so a chunk whose manifest exists is done.
+/// What one chunk of a split title wrote: each rung's segments and I-frames. It is written beside the segments,
+/// in the title's folder, each time every rung has closed one more segment (`complete` false: the title's
+/// coordinator publishes them while the chunk goes on), and once more when the chunk is done.
 struct ChunkManifest: Codable, Equatable {
     var index: Int
+    /// Whether the chunk is done; until then the manifest lists the segments every rung has closed.
+    var complete: Bool
     /// One rendition per rung, in ladder order; segment numbers count from the chunk's first segment, I-frame
     /// segment indices from 0 within the chunk.
     var renditions: [Rendition]
@@ -24,7 +27,7 @@ struct ChunkManifest: Codable, Equatable {
         try PlaylistSet.replace(url, with: String(decoding: try encoder.encode(self), as: UTF8.self))
     }
 
-    /// The manifest of chunk `index` in `title`, nil while the chunk is not done.
+    /// The manifest of chunk `index` in `title`, nil while no segment of the chunk is closed in every rung.
     static func read(from title: URL, index: Int) throws -> ChunkManifest? {
         guard let data = FileManager.default.contents(atPath: url(in: title, index: index).path) else { return nil }
         return try JSONDecoder().decode(ChunkManifest.self, from: data)

@@ -4,7 +4,8 @@ import VODFFmpeg
 
 /// One long title transcoded in chunks that any worker can encode (`Transcoder.encodeChunk`), coordinated by
 /// the process that holds the title: it plans the chunks, encodes the audio and subtitle tracks in one pass,
-/// publishes EVENT playlists of the chunks done so far, and writes the final playlists.
+/// publishes EVENT playlists of the segments done so far from the start (segment by segment, as the chunks'
+/// encoders close them), and writes the final playlists.
 ///
 /// The chunks cut at segment boundaries and keep the title's timeline, keyframe grid and segment numbering,
 /// so the stitched playlists are continuous: no timestamp reset, no discontinuity, segment k aligned across
@@ -16,14 +17,19 @@ public final class SplitTitle: @unchecked Sendable {
     private let folder: URL
     private let job: TranscodeJob
     private let tracks: TrackPass
-    private let manifests = Mutex<[ChunkManifest]>([])
-    private let published = Mutex(0)
+    private let frameRate: FrameRate
+    /// The manifests of the chunks done from the start, read once each.
+    private let done = Mutex<[ChunkManifest]>([])
+    /// How many segments are published, and the pace of their publication.
+    private let published: Mutex<(segments: Int, pace: PublicationPace)>
 
-    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass) {
+    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate, pace: PublicationPace) {
         self.chunks = chunks
         self.folder = folder
         self.job = job
         self.tracks = tracks
+        self.frameRate = frameRate
+        published = Mutex((0, pace))
     }
 
     /// Plans the split of `input` into `outputDirectory` (emptied; the run's own), or nil when the source has no
@@ -46,9 +52,11 @@ public final class SplitTitle: @unchecked Sendable {
                                    firstChunkSeconds: firstChunkSeconds, chunkSeconds: chunkSeconds)
         let folder = try OutputFolder(destination: URL(fileURLWithPath: outputDirectory)).makeInPlace()
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
-        return SplitTitle(chunks: planner.chunks(duration: duration - timelineStart + (file.startTime ?? 0),
-                                                 timelineStart: timelineStart, rungs: rungs),
-                          folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart))
+        let length = duration - timelineStart + (file.startTime ?? 0)
+        return SplitTitle(chunks: planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs),
+                          folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
+                          frameRate: source.frameRate,
+                          pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations))
     }
 
     /// Encodes every audio track and reads the subtitles: blocking, for a thread of its own, beside the chunks.
@@ -56,37 +64,39 @@ public final class SplitTitle: @unchecked Sendable {
         try tracks.run()
     }
 
-    /// Publishes the title as far as its first `completedChunks` chunks (all done) and the audio go: EVENT
-    /// playlists listing the segments every rendition has. Returns how many segments they list, 0 while none
-    /// can be.
-    public func publish(completedChunks: Int) throws -> Int {
-        let renditions = ChunkManifest.stitch(try loadManifests(completedChunks))
+    /// Publishes the title as far as its chunks' segments go from the start, done or still encoding, and the
+    /// audio with them: EVENT playlists listing the segments every rendition has. Returns the publication, nil
+    /// when there is nothing new to list.
+    public func publish() throws -> Publication? {
+        let renditions = ChunkManifest.stitch(try manifestsFromStart())
+        guard renditions.count == chunks[0].rungs.count else { return nil }
         let videoSegments = renditions.map(\.segments.count).min() ?? 0
         let count = min(videoSegments, tracks.closedSegments ?? videoSegments)
         return try published.withLock { published in
-            guard count > published else { return published }
-            let listed = renditions.map { rendition in
-                var rendition = rendition
-                rendition.segments = Array(rendition.segments.prefix(count))
-                rendition.iFrames = rendition.iFrames.filter { $0.segmentIndex < count }
-                return rendition
-            }
+            guard count > published.segments else { return nil }
+            let listed = renditions.map { $0.prefix(count) }
             let audio = tracks.audio(listing: count)
             let target = max(PlaylistWriter.targetDuration(of: listed, audio: audio), Int(job.options.segmentDuration.rounded()))
             try PlaylistSet(renditions: listed, audio: audio, subtitles: [], targetDuration: target, complete: false)
                 .write(to: folder)
-            published = count
-            return count
+            published.segments = count
+            return published.pace.publication(of: count)
         }
     }
 
     /// Writes the final playlists once every chunk is done and `readTracks` has returned, and removes the
-    /// chunks' manifests.
+    /// chunks' manifests. The first segment, encoded fast, is encoded again at the rungs' own preset first.
     public func finish() throws -> TranscodeResult {
-        let renditions = ChunkManifest.stitch(try loadManifests(chunks.count))
-        guard renditions.count == chunks[0].rungs.count, let last = renditions.first?.segments.last else {
+        let manifests = try manifestsFromStart()
+        guard manifests.count == chunks.count, manifests.allSatisfy(\.complete) else {
+            throw MediaError.invalid("chunk \(manifests.filter(\.complete).count) of the title is not done")
+        }
+        let stitched = ChunkManifest.stitch(manifests)
+        guard stitched.count == chunks[0].rungs.count, let last = stitched.first?.segments.last else {
             throw MediaError.invalid("a chunk of the title produced no picture")
         }
+        let renditions = try job.replaceFastStart(of: stitched, frameRate: frameRate, timelineStart: chunks[0].timelineStart,
+                                                  muxedAudio: nil)
         let duration = last.start + last.duration
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments)
         try job.writePlaylists(renditions, audio: audio, subtitles: subtitles)
@@ -94,16 +104,16 @@ public final class SplitTitle: @unchecked Sendable {
         return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio)
     }
 
-    /// The manifests of the first `count` chunks, read once each.
-    private func loadManifests(_ count: Int) throws -> [ChunkManifest] {
-        try manifests.withLock { loaded in
-            while loaded.count < count {
-                guard let manifest = try ChunkManifest.read(from: folder, index: loaded.count) else {
-                    throw MediaError.invalid("chunk \(loaded.count) of the title has no manifest")
-                }
-                loaded.append(manifest)
+    /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any
+    /// of its segments is closed in every rung.
+    private func manifestsFromStart() throws -> [ChunkManifest] {
+        try done.withLock { done in
+            while done.count < chunks.count {
+                guard let manifest = try ChunkManifest.read(from: folder, index: done.count) else { break }
+                guard manifest.complete else { return done + [manifest] }
+                done.append(manifest)
             }
-            return Array(loaded.prefix(count))
+            return done
         }
     }
 }

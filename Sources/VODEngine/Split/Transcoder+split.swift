@@ -3,7 +3,10 @@ import VODFFmpeg
 
 extension Transcoder {
     /// Encodes one chunk of a split title (`SplitTitle`) into the title's folder, `outputDirectory`, on a thread
-    /// of its own: its segments for every rung, then its manifest. Cancelling the task stops it within a second.
+    /// of its own: its segments for every rung, recorded in its manifest each time every rung has closed one
+    /// more (so the title's coordinator publishes them while the chunk goes on), and the manifest once more when
+    /// it is done. Cancelling the task stops it within a second.
+    ///
     /// Every chunk but the first runs at a lower priority, so that on a machine whose workers share the cores
     /// the first chunk, which makes the title playable, is done first.
     public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec) async throws {
@@ -15,21 +18,56 @@ extension Transcoder {
     }
 
     /// The blocking form of `encodeChunk`.
+    ///
+    /// An earlier attempt's segments that its manifest lists may already be published: they are kept, and the
+    /// chunk goes on from the first segment it does not list (a done chunk's manifest leaves nothing to do).
     public func encodeChunkBlocking(input: String, outputDirectory: String, chunk: ChunkSpec, cancellation: CancellationFlag) throws {
         let folder = URL(fileURLWithPath: outputDirectory)
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
         do {
+            let earlier = try ChunkManifest.read(from: folder, index: chunk.index)
+            if earlier?.complete == true { return }
             let file = try MediaProber.open(path: input, cancellation: cancellation)
             guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }
-            let source = try SourceStage(input: file, options: options, window: .chunk(chunk))
-            let (_, renditions) = try job.encode(chunk.rungs, video: video, source: source, muxedAudio: nil, audioWriters: [],
-                                                 publisher: nil, firstSegment: chunk.firstSegment)
-            try ChunkManifest(index: chunk.index, renditions: renditions).write(to: folder)
+            let rest = earlier.map { chunk.resumed(after: $0, frameRate: SourceStage.frameRate(of: file, options: options), durations: options.segmentDurations) } ?? chunk
+            if let earlier, let end = chunk.endFrame, rest.startFrame >= end {
+                return try ChunkManifest(index: chunk.index, complete: true, renditions: earlier.renditions).write(to: folder)
+            }
+            let source = try SourceStage(input: file, options: options, window: .chunk(rest))
+            let publisher = LivePublisher(plan: chunk.rungs, audio: []) { renditions, _, _ in
+                try ChunkManifest(index: chunk.index, complete: false, after: earlier, renditions: renditions).write(to: folder)
+            }
+            let (_, renditions) = try job.encode(rest.rungs, video: video, source: source, muxedAudio: nil, audioWriters: [],
+                                                 publisher: publisher, firstSegment: rest.firstSegment)
+            try ChunkManifest(index: chunk.index, complete: true, after: earlier, renditions: renditions).write(to: folder)
         } catch {
             if cancellation.isCancelled, (error as? FFmpegError)?.isCancellation ?? (error is CancellationError) {
                 throw CancellationError()
             }
             throw error
         }
+    }
+}
+
+extension ChunkManifest {
+    /// The manifest of chunk `index` listing what `earlier` lists (an earlier attempt's), then `renditions`.
+    init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition]) {
+        let this = ChunkManifest(index: index, complete: complete, renditions: renditions)
+        self = earlier.map { ChunkManifest(index: index, complete: complete, renditions: Self.stitch([$0, this])) } ?? this
+    }
+}
+
+extension ChunkSpec {
+    /// The part of this chunk after the segments `earlier` lists: it starts at the next segment boundary of the
+    /// title's schedule (`frameRate`, `durations`).
+    func resumed(after earlier: ChunkManifest, frameRate: FrameRate, durations: SegmentDurations) -> ChunkSpec {
+        let listed = earlier.renditions.map(\.segments.count).min() ?? 0
+        guard listed > 0 else { return self }
+        var schedule = SegmentSchedule(frameRate: frameRate, durations: durations)
+        for _ in 0..<(firstSegment + listed) { _ = schedule.nextBoundary() }
+        var rest = self
+        rest.startFrame = schedule.boundaryFrame
+        rest.firstSegment = firstSegment + listed
+        return rest
     }
 }

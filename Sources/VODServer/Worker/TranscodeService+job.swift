@@ -47,8 +47,8 @@ extension TranscodeService {
                     } else {
                         result = try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
                             reporter.report(progress)
-                        }, onPublish: { segments in
-                            guard segments == 1 else { return }
+                        }, onPublish: { publication in
+                            guard publication.makesPlayable else { return }
                             Task { await publish(job, output: output, reporter: reporter, logger: jobLogger) }
                         })
                     }

@@ -17,8 +17,9 @@ extension TranscodeService {
     }
 
     /// Coordinates a split title: queues its chunks for every worker, encodes its tracks, takes its own chunks
-    /// while others take theirs, publishes the chunks done from the start as they land (playable from the
-    /// first), and writes the final playlists. A chunk that failed for good fails the title with its reason.
+    /// while others take theirs, publishes the segments done from the start as they land (segment by segment,
+    /// beside its own encoding; playable once the publication stays ahead of a player), and writes the final
+    /// playlists. A chunk that failed for good fails the title with its reason.
     func coordinate(_ title: SplitTitle, job: JobLease, output: String, worker: WorkerIdentity, reporter: ProgressReporter,
                     cancellation: CancellationFlag, logger: Logger) async throws -> TranscodeResult {
         let catalog = library.catalog
@@ -28,7 +29,8 @@ extension TranscodeService {
         logger.info("title split", metadata: ["chunks": "\(title.chunks.count)"])
         let tracks = Task { try await DedicatedThread.run("vod.tracks", cancellation: cancellation) { try title.readTracks() } }
         defer { cancellation.cancel() }
-        var published = 0
+        let publishing = Task { try await publishWhileEncoding(title, job: job, output: output, reporter: reporter, logger: logger) }
+        defer { publishing.cancel() }
         var lastReclaim = ContinuousClock.now
         while true {
             try Task.checkCancellation()
@@ -44,22 +46,32 @@ extension TranscodeService {
             if let failed = chunks.first(where: { $0.status == .failed }) {
                 throw MediaError.invalid("chunk \(failed.index + 1) of \(chunks.count) failed: \(failed.error ?? "no reason given")")
             }
-            let leading = chunks.prefix { $0.status == .done }.count
-            let segments = try await DedicatedThread.run("vod.publish") { try title.publish(completedChunks: leading) }
-            let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
-            reporter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
-                                              rungs: title.chunks[0].rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
-            if segments > published {
-                if published == 0 { await publish(job, output: output, reporter: reporter, logger: logger) }
-                published = segments
-            }
-            if leading == chunks.count { break }
+            if chunks.allSatisfy({ $0.status == .done }) { break }
             if !chunks.contains(where: { $0.status == .pending }) { try await Task.sleep(for: .milliseconds(250)) }
         }
+        publishing.cancel()
+        _ = await publishing.result
         try await tracks.value
         let result = try await DedicatedThread.run("vod.stitch") { try title.finish() }
         try await catalog.removeChunks(of: job.id)
         return result
+    }
+
+    /// Publishes `title` as its segments land, until cancelled: each publication that lists more, and the item
+    /// playable with the first that stays ahead of a player; and reports the share of chunks done.
+    private func publishWhileEncoding(_ title: SplitTitle, job: JobLease, output: String, reporter: ProgressReporter,
+                                      logger: Logger) async throws {
+        let rungs = title.chunks[0].rungs
+        while !Task.isCancelled {
+            if let publication = try await DedicatedThread.run("vod.publish", { try title.publish() }), publication.makesPlayable {
+                await publish(job, output: output, reporter: reporter, logger: logger)
+            }
+            let chunks = try await library.catalog.chunks(of: job.id)
+            let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
+            reporter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
+                                              rungs: rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
+            try await Task.sleep(for: .milliseconds(200))
+        }
     }
 
     /// Encodes one leased chunk of `input` under its lease, and records the outcome: done, back to the queue

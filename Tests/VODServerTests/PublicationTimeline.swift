@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VODCatalog
+
+/// When each segment of each rendition of a growing title was first listed, as a player polling its media
+/// playlists from the moment the title said it was playable would see them, and what that player would wait
+/// for if it started then and played at 1×.
+struct PublicationTimeline {
+    /// One segment of a rendition: where it starts in the title, and when it was first seen listed.
+    struct Listing {
+        let name: String
+        let start: Double
+        let seen: ContinuousClock.Instant
+    }
+
+    /// When the catalog first said the title was playable.
+    let playable: ContinuousClock.Instant
+    /// Every media playlist's segments, by the rendition's folder (`240p`, `audio_0`).
+    let renditions: [String: [Listing]]
+
+    /// Waits until item `id` of `catalog` is playable, then reads every media playlist of its folder every
+    /// `interval` until each ends (`#EXT-X-ENDLIST`) or `timeout` passes.
+    static func record(id: Int64, catalog: any MediaCatalog, interval: Duration = .milliseconds(40),
+                       timeout: Duration = .seconds(240)) async throws -> PublicationTimeline {
+        let deadline = ContinuousClock.now + timeout
+        var folder: String?
+        while folder == nil {
+            guard ContinuousClock.now < deadline else { throw TimelineError.timedOut("media \(id) never became playable") }
+            if let item = try await catalog.media(id: id), item.isPlayable { folder = item.hlsPath } else { try await Task.sleep(for: interval) }
+        }
+        let playable = ContinuousClock.now
+        let root = URL(fileURLWithPath: try #require(folder))
+        var renditions: [String: [Listing]] = [:]
+        var ended: Set<String> = []
+        while true {
+            let now = ContinuousClock.now
+            let names = try FileManager.default.contentsOfDirectory(atPath: root.path).filter {
+                FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/index.m3u8").path)
+            }
+            for name in names where !ended.contains(name) {
+                let text = (try? String(contentsOf: root.appendingPathComponent("\(name)/index.m3u8"), encoding: .utf8)) ?? ""
+                var known = renditions[name] ?? []
+                for (index, segment) in Self.segments(text).enumerated() where index >= known.count {
+                    known.append(Listing(name: segment.name, start: segment.start, seen: now))
+                }
+                renditions[name] = known
+                if text.contains("#EXT-X-ENDLIST") { ended.insert(name) }
+            }
+            if !names.isEmpty, ended.count == names.count { break }
+            guard now < deadline else { throw TimelineError.timedOut("media \(id) was not complete in time") }
+            try await Task.sleep(for: interval)
+        }
+        return PublicationTimeline(playable: playable, renditions: renditions)
+    }
+
+    /// The segments a player starting at `playable` and playing at 1× waited for, in each rendition: how late
+    /// each was listed after the moment the player needed it (its start, plus the waits before it).
+    func stalls() -> [String: Double] {
+        renditions.mapValues { listings in
+            var waited = 0.0
+            for listing in listings {
+                let needed = playable + .seconds(listing.start + waited)
+                if listing.seen > needed { waited += (listing.seen - needed) / .seconds(1) }
+            }
+            return waited
+        }
+    }
+
+    /// The segments of a media playlist: file name and start, in order.
+    static func segments(_ playlist: String) -> [(name: String, start: Double)] {
+        let lines = playlist.components(separatedBy: "\n")
+        var start = 0.0
+        return lines.indices.compactMap { index in
+            guard lines[index].hasPrefix("#EXTINF:"), index + 1 < lines.count else { return nil }
+            let duration = lines[index].dropFirst("#EXTINF:".count).split(separator: ",").first.flatMap { Double($0) } ?? 0
+            defer { start += duration }
+            return (lines[index + 1], start)
+        }
+    }
+
+    enum TimelineError: Error {
+        case timedOut(String)
+    }
+}

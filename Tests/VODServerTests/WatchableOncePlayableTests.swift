@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VODCatalog
+import VODEngine
+import VODServer
+import VODTestSupport
+
+/// Playable means watchable: from the moment a split title says it is playable, every rendition lists segment k
+/// no later than a player that started then, playing at 1×, needs it. The clip is sized so that its encoding
+/// runs near real time on this machine, where publishing a whole chunk at a time kept players waiting.
+@Suite struct WatchableOncePlayableTests {
+    /// A 40 s clip, split after 20 s into chunks of 12 s.
+    static let clipSeconds = 40.0
+    static let split = SplitPolicy(after: 20, chunkSeconds: 12)
+    /// A ladder and preset under which the clip encodes at a few times real time on 2 cores.
+    static let ladder = [Rung(name: "540p", width: 960, height: 540, bitrate: 1_500_000),
+                         Rung(name: "360p", width: 640, height: 360, bitrate: 600_000)]
+    static let preset = "faster"
+    /// The resolution of the timeline: how often the playlists are read.
+    static let interval = Duration.milliseconds(40)
+
+    static func clip(in directory: URL) throws -> String {
+        try SyntheticClip(width: 960, height: 540, duration: clipSeconds).make(in: directory)
+    }
+
+    /// Checks that no rendition kept the player waiting longer than the timeline can tell.
+    static func expectNoStall(_ timeline: PublicationTimeline) {
+        #expect(timeline.renditions.keys.sorted() == ["360p", "540p", "audio_0"], "\(timeline.renditions.keys.sorted())")
+        for (rendition, stall) in timeline.stalls() {
+            #expect(stall <= interval / .seconds(1), "\(rendition) kept a player that started at playable waiting \(stall) s")
+        }
+    }
+
+    @Test func aSplitTitleWithOneInProcessWorkerNeverKeepsAPlayerWaiting() async throws {
+        let test = try TestLibrary()
+        let app = test.app { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            configuration.split = Self.split
+            configuration.transcodeOptions.ladder = Self.ladder
+            configuration.transcodeOptions.preset = Self.preset
+        }
+        try await app.test(.live) { client in
+            let clip = try Self.clip(in: test.directory.url)
+            let id = try await test.curlUpload(clip, title: "Long", to: "http://127.0.0.1:\(try #require(client.port))")
+            let timeline = try await PublicationTimeline.record(id: id, catalog: test.catalog, interval: Self.interval)
+            #expect(try await test.status(of: id) == .ready)
+            Self.expectNoStall(timeline)
+        }
+    }
+
+    @Test func aSplitTitleWithThreeWorkerProcessesOnPostgreSQLNeverKeepsAPlayerWaiting() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.close() }
+        let api = try await cluster.apiNode()
+        let ladder = Self.ladder.map { "\($0.name):\($0.width)x\($0.height)@\($0.bitrate / 1000)k" }.joined(separator: ",")
+        let workers = try (0..<3).map { _ in
+            try cluster.worker(arguments: ["--ladder", ladder, "--preset", Self.preset,
+                                           "--split-after", "20", "--chunk-seconds", "12"])
+        }
+        let clip = try Self.clip(in: cluster.directory.url)
+        #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
+        let id = try #require(try await cluster.items().first?.id)
+        let timeline = try await PublicationTimeline.record(id: id, catalog: cluster.catalog, interval: Self.interval)
+        #expect(try await cluster.catalog.media(id: id)?.status == .ready)
+        Self.expectNoStall(timeline)
+        for worker in workers { _ = try await worker.stop(SIGTERM) }
+        _ = try await api.stop(SIGTERM)
+    }
+}
