@@ -66,6 +66,13 @@ struct PublicationTimeline {
         }
     }
 
+    /// Each rendition's segments as "start@seen", seen in seconds after playable.
+    var summary: String {
+        renditions.map { name, listings in
+            "\(name): " + listings.map { String(format: "%.1f@%.2f", $0.start, ($0.seen - playable) / .seconds(1)) }.joined(separator: " ")
+        }.joined(separator: "\n")
+    }
+
     /// The segments of a media playlist: file name and start, in order.
     static func segments(_ playlist: String) -> [(name: String, start: Double)] {
         let lines = playlist.components(separatedBy: "\n")

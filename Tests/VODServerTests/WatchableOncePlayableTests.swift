@@ -29,7 +29,8 @@ import VODTestSupport
     static func expectNoStall(_ timeline: PublicationTimeline) {
         #expect(timeline.renditions.keys.sorted() == ["360p", "540p", "audio_0"], "\(timeline.renditions.keys.sorted())")
         for (rendition, stall) in timeline.stalls() {
-            #expect(stall <= interval / .seconds(1), "\(rendition) kept a player that started at playable waiting \(stall) s")
+            #expect(stall <= interval / .seconds(1),
+                    "\(rendition) kept a player that started at playable waiting \(stall) s; start@seen:\n\(timeline.summary)")
         }
     }
 
@@ -46,7 +47,7 @@ import VODTestSupport
             let clip = try Self.clip(in: test.directory.url)
             let id = try await test.curlUpload(clip, title: "Long", to: "http://127.0.0.1:\(try #require(client.port))")
             let timeline = try await PublicationTimeline.record(id: id, catalog: test.catalog, interval: Self.interval)
-            #expect(try await test.status(of: id) == .ready)
+            try await waitUntil("media \(id) is ready", timeout: 30) { try await test.status(of: id) == .ready }
             Self.expectNoStall(timeline)
         }
     }
@@ -64,7 +65,7 @@ import VODTestSupport
         #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
         let id = try #require(try await cluster.items().first?.id)
         let timeline = try await PublicationTimeline.record(id: id, catalog: cluster.catalog, interval: Self.interval)
-        #expect(try await cluster.catalog.media(id: id)?.status == .ready)
+        try await waitUntil("media \(id) is ready", timeout: 30) { try await cluster.catalog.media(id: id)?.status == .ready }
         Self.expectNoStall(timeline)
         for worker in workers { _ = try await worker.stop(SIGTERM) }
         _ = try await api.stop(SIGTERM)
