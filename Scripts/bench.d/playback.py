@@ -6,6 +6,8 @@ segments before k, plus the time it has already waited; a segment that appears i
 that makes it wait (stall) until it does, and every later deadline moves by the wait. The watcher records when
 each segment first appears in each media playlist, polling them every 0.1 s on one kept-alive connection until
 each has #EXT-X-ENDLIST, and the title until "ready"; then it works out each rendition's total stall.
+
+The examples of `stall` check its arithmetic: python3 -m doctest Scripts/bench.d/playback.py
 """
 import http.client
 import json
