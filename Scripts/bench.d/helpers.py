@@ -17,6 +17,8 @@ import urllib.error
 import urllib.request
 import uuid
 
+import playback
+
 
 def free_port():
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
@@ -77,20 +79,20 @@ def parse_psnr(path):
     print(average, y)
 
 
-def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
-    """After an upload ended at wall-clock `t_end`, polls GET /api/media/:id every 0.2 s until "ready", while
-    a thread watches `output_dir` every 20 ms, in the folders that were not in the `snapshot` listing (which
-    covers the engine's hidden staging folder), for the first segment_*.ts file to be created and for the
-    first segment to be complete: the engine creates a segment's file when the segment starts, so segment
-    000 of a rung is complete once segment 001 or the rung's index.m3u8 exists (or the item is ready).
-    Also notes the first answer that says "playable": true (the stream plays while the title is processing).
-    Prints JSON {ready_s, playable_s, first_segment_s, first_complete_s, status}."""
+def watch_ready(base, media_id, t_end, timeout, output_dir=None, snapshot=None):
+    """After an upload ended at wall-clock `t_end`, polls GET /api/media/:id every 0.2 s until "ready", and
+    notes the first answer that says "playable": true (the stream plays while the title is processing).
+    Given an `output_dir`, a thread also watches it every 20 ms, in the folders that were not in the `snapshot`
+    listing (which covers the engine's hidden staging folder), for the first segment_*.ts file to be created
+    and for the first segment to be complete: the engine creates a segment's file when the segment starts, so
+    segment 000 of a rung is complete once segment 001 or the rung's index.m3u8 exists (or the item is ready).
+    Prints JSON {ready_s, playable_s, status}, with first_segment_s and first_complete_s when it watched."""
     t_end = float(t_end)
-    before = set(open(snapshot).read().split()) if os.path.exists(snapshot) else set()
     seen = {}
     done = threading.Event()
 
     def watch():
+        before = set(open(snapshot).read().split()) if os.path.exists(snapshot) else set()
         while not done.is_set() and "complete" not in seen:
             try:
                 entries = [e for e in os.listdir(output_dir) if e not in before]
@@ -107,7 +109,8 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
             time.sleep(0.02)
 
     watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    if output_dir:
+        watcher.start()
     deadline = time.monotonic() + float(timeout)
     status = None
     playable = None
@@ -133,12 +136,27 @@ def watch_ready(base, media_id, output_dir, snapshot, t_end, timeout):
             sys.exit(f"media {media_id} not ready after {timeout} s (last status {status})")
     finally:
         done.set()
-    watcher.join(1)
-    created = seen.get("created")
-    complete = min(seen.get("complete", ready), ready)
-    print(json.dumps({"ready_s": round(ready, 3), "playable_s": round(playable if playable is not None else ready, 3),
-                      "first_segment_s": round(created, 3) if created is not None else None,
-                      "first_complete_s": round(complete, 3), "status": status}))
+    result = {"ready_s": round(ready, 3), "playable_s": round(playable if playable is not None else ready, 3),
+              "status": status}
+    if output_dir:
+        watcher.join(1)
+        created = seen.get("created")
+        result["first_segment_s"] = round(created, 3) if created is not None else None
+        result["first_complete_s"] = round(min(seen.get("complete", ready), ready), 3)
+    print(json.dumps(result))
+
+
+def figures(text):
+    """Prints `key value` for each number in the JSON object `text`, the keys of nested objects joined by dots
+    (`{"stall_s": {"720p": 1.5}}` gives `stall_s.720p 1.5`)."""
+    def walk(prefix, value):
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}{key}.", inner)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            print(prefix[:-1], value)
+
+    walk("", json.loads(text))
 
 
 def proc_status(pid):
@@ -414,7 +432,8 @@ def main():
     command, args = sys.argv[1], sys.argv[2:]
     functions = {
         "free-port": free_port, "wait-http": wait_http, "json-field": json_field, "parse-wrk": parse_wrk, "mark-live": mark_live,
-        "parse-psnr": parse_psnr, "watch-ready": watch_ready, "rss": rss, "sample-rss": sample_rss,
+        "parse-psnr": parse_psnr, "watch-ready": watch_ready, "watch-playback": playback.watch_playback,
+        "figures": figures, "rss": rss, "sample-rss": sample_rss,
         "http-sink": http_sink, "fill-catalog": fill_catalog, "check-media-list": check_media_list,
         "tus-upload": tus_upload, "sse-clients": sse_clients,
     }

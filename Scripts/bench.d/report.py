@@ -14,6 +14,8 @@ lines, in run order, and the report shows their median. Keys:
   h.cold_s, h.warm_s  GET /api/media: the first request after start (one run), the requests after it
   i.<tool>.{wall,cpu,rss_kb}    four audio tracks into the ladder + audio-only renditions; tool: vod | ffmpeg
   i.<tool>1.{wall,cpu,rss_kb}   the same clip with its first track only (carried in every rung)
+  p.<config>.{playable_s,ready_s,stall_max_s}, p.<config>.stall_s.<rendition>
+                    config: sqlite1 | sqlite2 | postgres2; a 1× player's total wait in each rendition
   na.<section>      why a section was not available;  error.<section>  why it failed
 """
 import statistics
@@ -232,6 +234,32 @@ class Report:
         out += self.scale_rows()
         out += [""] + self.split_rows()
         out += [""] + self.fast_start_rows()
+        out += [""] + self.watchable_rows()
+        return out
+
+    def watchable_rows(self):
+        """Section p: time to playable and to ready, and the stall of a 1× player in each rendition."""
+        out = ["### p. Playable means watchable: a 1× player from the moment a title is playable", ""]
+        reason = self.unavailable("p")
+        if reason:
+            return out + [reason]
+        cores = self.meta.get("meta.machine.cores", "?")
+        out += [f"{cores} cores; source {self.meta.get('meta.p.source', '?')}; split at the defaults. Goals: "
+                "playable within 10 s of the upload, and a player that starts then waits at most 0.5 s in all, "
+                "in every rendition.", "",
+                "| transcoders | playable (s) | ready (s) | stall per rendition (s) | worst stall (s) "
+                "| playable ≤ 10 s | stall ≤ 0.5 s |",
+                "| --- | --- | --- | --- | --- | --- | --- |"]
+        for config, label in (("sqlite1", "`vod serve` (1 in-process, the default), SQLite"),
+                              ("sqlite2", "`vod serve --workers 2`, SQLite"),
+                              ("postgres2", "API node and 2 `vod worker`, PostgreSQL")):
+            prefix = f"p.{config}.stall_s."
+            stalls = ", ".join(f"{key[len(prefix):]} {self.cell(key)}" for key in self.values if key.startswith(prefix))
+            playable, worst = self.median(f"p.{config}.playable_s"), self.median(f"p.{config}.stall_max_s")
+            out.append(f"| {label} | {self.cell(f'p.{config}.playable_s')} | {self.cell(f'p.{config}.ready_s')} | "
+                       f"{stalls or '—'} | {self.cell(f'p.{config}.stall_max_s')} | "
+                       f"{self.verdict(None if playable is None else playable <= 10)} | "
+                       f"{self.verdict(None if worst is None else worst <= 0.5)} |")
         return out
 
     def fast_start_rows(self):
@@ -544,6 +572,16 @@ class Report:
                   "for the source of a, alternating a server with the defaults and one with "
                   "`--first-segment-duration 6 --start-preset veryfast`, which is how every title started before "
                   "the fast start."),
+            ("p", "**p.** As k, for one source at the defaults (split after 120 s, 30 s chunks): a fresh catalog "
+                  "and transcoders per row, one upload with curl. From curl's return, `GET /api/media/$ID` every "
+                  "0.1 s until `\"playable\": true`; from then a player plays every rendition of the master at "
+                  "`/api/media/$ID/stream` (each `#EXT-X-STREAM-INF` variant and `#EXT-X-MEDIA:TYPE=AUDIO` URI, named "
+                  "by its folder) at 1×: it needs segment k by its start + the `#EXTINF` durations of the "
+                  "segments before k + the time it has waited so far, and waits when a segment appears in its "
+                  "playlist later than that. When each segment appears is read by polling every media playlist "
+                  "every 0.1 s on one kept-alive connection until it has `#EXT-X-ENDLIST` (the segments of a "
+                  "playlist's first answer count as there at the start); the stall is that wait in total "
+                  "(`Scripts/bench.d/playback.py`; the worst column is the largest over renditions)."),
         ]
         fields = {
             "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": self.psnr_y("a"),
