@@ -7,38 +7,45 @@ import Testing
     /// A 60 s title: a 2 s first segment, then 6 s ones, the last 4 s.
     static let boundaries: [Double] = [0, 2, 8, 14, 20, 26, 32, 38, 44, 50, 56, 60]
 
-    static func pace(after seconds: Double) -> (PublicationPace, ContinuousClock.Instant) {
-        let now = ContinuousClock.now
-        return (PublicationPace(boundaries: boundaries, started: now - .seconds(seconds)), now)
+    /// The pace after the first segment was published, then `segments` were, `seconds` later.
+    static func claim(_ segments: Int, after seconds: Double) -> Publication {
+        var pace = PublicationPace(boundaries: boundaries)
+        let start = ContinuousClock.now
+        _ = pace.publication(of: 1, now: start)
+        return pace.publication(of: segments, now: start + .seconds(seconds))
     }
 
-    @Test func nothingPublishedIsNotPlayableAndEverythingPublishedIs() {
-        let (pace, now) = Self.pace(after: 100)
-        #expect(!pace.staysAhead(published: 0, now: now))
-        #expect(pace.staysAhead(published: 11, now: now), "every segment out, however slowly")
+    @Test func theFirstPublicationHasNoPaceToGoByUnlessItIsEverything() {
+        var pace = PublicationPace(boundaries: Self.boundaries)
+        #expect(!pace.publication(of: 1).makesPlayable)
+        var whole = PublicationPace(boundaries: Self.boundaries)
+        #expect(whole.publication(of: 11).makesPlayable, "every segment out at once")
     }
 
     @Test func theNextSegmentMustBeOutBeforeThePlayerReachesIt() {
-        // 2 s out after 0.5 s: 4× real time, but the 6 s segment after it needs 6 / (4 × 0.85) = 1.8 s, and a
-        // player that starts now needs it in 2 s less the publication's latency.
-        let (early, now) = Self.pace(after: 0.5)
-        #expect(!early.staysAhead(published: 1, now: now))
-        // 8 s out after 2.5 s (3.2×): the rest of the title keeps ahead of a player.
-        let (later, then) = Self.pace(after: 2.5)
-        #expect(later.staysAhead(published: 2, now: then))
+        // 6 s more after 0.5 s (12× real time): the next 6 s take 0.6 s, out long before a player needs them.
+        #expect(Self.claim(2, after: 0.5).makesPlayable)
+        // 6 s more after 5 s: the last segment would be out (60 − 8) / (1.2 × 0.9) = 48 s from now, the player needs
+        // it in 56 s; the next one 5.6 s from now, needed in 8 s.
+        #expect(Self.claim(2, after: 5).makesPlayable)
     }
 
-    @Test func aTitleEncodedSlowerThanRealTimeWaitsUntilTheRestCanBeEncodedWhileTheStartPlays() {
-        // At real time (8 s out after 8 s), the last segment would be out 52 / 0.85 = 61 s from now, but a player
+    @Test func aTitleEncodedNearOrBelowRealTimeWaitsUntilTheRestCanBeEncodedWhileTheStartPlays() {
+        // At real time (6 s more after 6 s), the last segment would be out 52 / 0.9 = 58 s from now, but a player
         // reaches it in 56 s.
-        let (steady, now) = Self.pace(after: 8)
-        #expect(!steady.staysAhead(published: 2, now: now))
-        // At half of real time, 44 s out after 88 s: the last 16 s take 37.6 s, and the player needs them from
+        #expect(!Self.claim(2, after: 6).makesPlayable)
+        // At half of real time, 42 s more after 84 s: the last 16 s take 35.6 s, and the player needs them from
         // 44 s on.
-        let (slow, then) = Self.pace(after: 88)
-        #expect(slow.staysAhead(published: 8, now: then))
-        var claims = slow
-        #expect(claims.publication(of: 8, now: then).makesPlayable)
-        #expect(!claims.publication(of: 9, now: then).makesPlayable, "playable once")
+        #expect(Self.claim(8, after: 84).makesPlayable)
+        // But not 6 s more after 12 s: the rest would take 115 s, and the player is through in 52.
+        #expect(!Self.claim(2, after: 12).makesPlayable)
+    }
+
+    @Test func aTitleIsMadePlayableOnce() {
+        var pace = PublicationPace(boundaries: Self.boundaries)
+        let start = ContinuousClock.now
+        #expect(!pace.publication(of: 1, now: start).makesPlayable)
+        #expect(pace.publication(of: 2, now: start + .seconds(1)).makesPlayable)
+        #expect(!pace.publication(of: 3, now: start + .seconds(2)).makesPlayable)
     }
 }

@@ -17,49 +17,50 @@ public struct Publication: Sendable, Equatable {
 /// When a growing title may say it is playable: only once its publication can stay ahead of a player that
 /// starts at that moment and plays at 1×, so that the player never waits for a segment.
 ///
-/// The rule: with the segments published so far reaching media time `f` after `t` seconds of work, the pace
-/// is `f / t` media seconds per second (from the start of the work, so the startup counts against it, and
-/// discounted by `safety`). Each segment k still to come, covering [a, b), is listed about when the work
-/// reaches b, `(b − f) / pace` seconds from now; a player starting now needs it `a` seconds from now, less
-/// `latency` for the publication to reach it. The title is playable once that holds for every segment to come
-/// (it always does once every segment is out). Where the machine cannot keep up with real time, such as a 4k
-/// ladder on 2 cores, this waits until the rest of the title can be encoded while the start plays.
+/// The rule: the pace is how fast the published media time has grown since the first publication (so that the
+/// work's start-up, and a first segment encoded fast, do not count), discounted by `safety`. Each segment k still
+/// to come, covering [a, b), is listed about when the work reaches b, `(b − f) / pace` seconds from now, where f
+/// is the media time published; a player starting now needs it `a` seconds from now, less `latency` for the
+/// publication to reach it. The title is playable once that holds for every segment to come, with at least two
+/// publications to measure a pace on (and always once every segment is out). Where the machine cannot keep up
+/// with real time, such as a 4k ladder on 2 cores, this waits until the rest of the title can be encoded while
+/// its start plays.
 public struct PublicationPace: Sendable {
     /// The planned boundaries of the title's segments: segment k covers [boundaries[k], boundaries[k + 1]).
     let boundaries: [Double]
-    private let started: ContinuousClock.Instant
+    /// The media time and the moment of the first publication.
+    private var first: (time: Double, at: ContinuousClock.Instant)?
     private var claimed = false
 
     /// The share of the measured pace relied upon.
-    static let safety = 0.85
+    static let safety = 0.9
     /// Seconds from a segment's close to a player seeing it listed.
     static let latency = 0.5
 
-    /// A title lasting `duration` seconds, cut on `durations` at `frameRate`'s keyframes, whose work started at
-    /// `started`.
-    init(duration: Double, frameRate: FrameRate, durations: SegmentDurations, started: ContinuousClock.Instant = .now) {
+    /// A title lasting `duration` seconds, cut on `durations` at `frameRate`'s keyframes.
+    init(duration: Double, frameRate: FrameRate, durations: SegmentDurations) {
         var schedule = SegmentSchedule(frameRate: frameRate, durations: durations)
         var boundaries = [0.0]
         while let last = boundaries.last, last < duration {
             boundaries.append(min(schedule.nextBoundary(), duration))
         }
-        self.init(boundaries: boundaries, started: started)
+        self.init(boundaries: boundaries)
     }
 
     /// A title whose segment k covers [boundaries[k], boundaries[k + 1]).
-    init(boundaries: [Double], started: ContinuousClock.Instant) {
+    init(boundaries: [Double]) {
         self.boundaries = boundaries
-        self.started = started
     }
 
     /// Whether a player starting `now` would never wait, with `published` segments listed.
     func staysAhead(published: Int, now: ContinuousClock.Instant = .now) -> Bool {
         let segments = boundaries.count - 1
-        guard published > 0 else { return false }
         guard published < segments else { return true }
+        guard published > 0, let first else { return false }
         let frontier = boundaries[published]
-        let elapsed = max((now - started) / .seconds(1), 0.001)
-        let pace = frontier / elapsed * Self.safety
+        let elapsed = (now - first.at) / .seconds(1)
+        guard frontier > first.time, elapsed > 0 else { return false }
+        let pace = (frontier - first.time) / elapsed * Self.safety
         return (published..<segments).allSatisfy { index in
             (boundaries[index + 1] - frontier) / pace <= boundaries[index] - Self.latency
         }
@@ -67,6 +68,7 @@ public struct PublicationPace: Sendable {
 
     /// The publication of `segments` segments at `now`, playable if it is the first that stays ahead.
     mutating func publication(of segments: Int, now: ContinuousClock.Instant = .now) -> Publication {
+        if first == nil, segments > 0 { first = (boundaries[min(segments, boundaries.count - 1)], now) }
         let makesPlayable = !claimed && staysAhead(published: segments, now: now)
         if makesPlayable { claimed = true }
         return Publication(segments: segments, makesPlayable: makesPlayable)

@@ -12,8 +12,6 @@ final class TranscodeJob: @unchecked Sendable {
     let progress: ProgressReporter
     /// When set, the title is published as it grows (`LivePublisher`), and told of each publication.
     private let onPublish: (@Sendable (Publication) -> Void)?
-    /// When the work started, for the pace of its publication.
-    private let started = ContinuousClock.now
     private let failure = Mutex<(any Error)?>(nil)
     /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
     private(set) var firstSegmentAudio: [String: [Packet]] = [:]
@@ -154,7 +152,7 @@ final class TranscodeJob: @unchecked Sendable {
     /// container's word), cut at `frameRate`'s keyframes.
     private func makePublisher(plan: [PlannedRung], audio: [AlternateRendition], duration: Double?, frameRate: FrameRate) -> LivePublisher? {
         onPublish.map { onPublish in
-            let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations, started: started)
+            let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations)
             return LivePublisher(plan: plan, audio: audio, write: LivePublisher.playlists(
                 folder: staging, segmentDuration: options.segmentDuration, pace: pace, onPublish: onPublish))
         }
