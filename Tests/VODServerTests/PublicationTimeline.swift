@@ -17,6 +17,8 @@ struct PublicationTimeline {
     let playable: ContinuousClock.Instant
     /// Every media playlist's segments, by the rendition's folder (`240p`, `audio_0`).
     let renditions: [String: [Listing]]
+    /// How often the playlists were read: how late a listing may be seen.
+    let interval: Duration
 
     /// Waits until item `id` of `catalog` is playable, then reads every media playlist of its folder every
     /// `interval` until each ends (`#EXT-X-ENDLIST`) or `timeout` passes.
@@ -50,7 +52,7 @@ struct PublicationTimeline {
             guard now < deadline else { throw TimelineError.timedOut("media \(id) was not complete in time") }
             try await Task.sleep(for: interval)
         }
-        return PublicationTimeline(playable: playable, renditions: renditions)
+        return PublicationTimeline(playable: playable, renditions: renditions, interval: interval)
     }
 
     /// The segments a player starting at `playable` and playing at 1× waited for, in each rendition: how late
@@ -63,6 +65,17 @@ struct PublicationTimeline {
                 if listing.seen > needed { waited += (listing.seen - needed) / .seconds(1) }
             }
             return waited
+        }
+    }
+
+    /// Expects the renditions `expected` (their folders), none of which kept the player waiting longer than the
+    /// timeline can tell (one interval).
+    func expectNoStall(in expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(renditions.keys.sorted() == expected.sorted(), "\(renditions.keys.sorted())", sourceLocation: sourceLocation)
+        for (rendition, stall) in stalls() {
+            #expect(stall <= interval / .seconds(1),
+                    "\(rendition) kept a player that started at playable waiting \(stall) s; start@seen:\n\(summary)",
+                    sourceLocation: sourceLocation)
         }
     }
 
