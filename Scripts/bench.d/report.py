@@ -244,7 +244,7 @@ class Report:
         if reason:
             return out + [reason]
         cores = self.meta.get("meta.machine.cores", "?")
-        out += [f"{cores} cores; source {self.meta.get('meta.p.source', '?')}; split at the defaults. Goals: "
+        out += [f"{cores} cores; source {self.meta.get('meta.p.source', '?')}; split {self.meta.get('meta.p.split', '?')}. Goals: "
                 "playable within 10 s of the upload, and a player that starts then waits at most 0.5 s in all, "
                 "in every rendition.", "",
                 "| transcoders | playable (s) | ready (s) | stall per rendition (s) | worst stall (s) "
