@@ -40,9 +40,12 @@ extension StreamFastPath {
             try? handle.close()
             return nil
         }
-        var opened = StreamFile(path: path, size: Int(status.size), contentType: file.contentType, modified: status.modified)
-        opened.isLive = file.isLive
-        switch opened.answer(to: request.headerFields) {
+        var opened = file
+        if StreamFile.eTag(size: Int(status.size), modified: status.modified) != file.eTag {
+            opened = StreamFile(path: path, size: Int(status.size), contentType: file.contentType, modified: status.modified)
+            opened.isLive = file.isLive
+        }
+        switch answer(to: request.headerFields, of: opened) {
         case .bytes(let code, let headers, let range?) where request.method == .get:
             return (code, headers, .file(FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound + 1), encoder: encoder))
         case .bytes(let code, let headers, _):
@@ -54,6 +57,23 @@ extension StreamFastPath {
         case .unsatisfiable, .gzipped:
             try? handle.close()
             return nil
+        }
+    }
+
+    /// `file.answer(to:)` with the CORS headers, those of a plain GET built once per file.
+    private static func answer(to fields: HTTPFields, of file: StreamFile) -> StreamAnswer {
+        if StreamFile.isPlain(fields), let plain = file.immediateHeaders?.plain {
+            return .bytes(.ok, plain, file.size > 0 ? 0...(file.size - 1) : nil)
+        }
+        switch file.answer(to: fields) {
+        case .bytes(let code, var headers, let range):
+            CORSHeaderValues.add(to: &headers)
+            return .bytes(code, headers, range)
+        case .notModified(var headers):
+            CORSHeaderValues.add(to: &headers)
+            return .notModified(headers)
+        case let other:
+            return other
         }
     }
 }

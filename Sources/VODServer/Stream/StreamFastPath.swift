@@ -97,7 +97,6 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             guard let encoder, request.method == .get || request.method == .head,
                   let answer = Self.fileAnswer(to: request, file: file, path: path, encoder: encoder) else { return nil }
             (status, headers, body) = answer
-            CORSHeaderValues.add(to: &headers)
         }
         headers[.date] = HTTPDate.now()
         headers[.server] = serverName

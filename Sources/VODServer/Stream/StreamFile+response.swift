@@ -54,25 +54,32 @@ extension StreamFile {
     /// would give it, but for `Date` and `Server`; anything else gets nil.
     func immediateResponse(to request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
         guard case .memory(let bytes, _) = content, let immediateHeaders, request.method == .get || request.method == .head,
-              Self.conditionalFields.allSatisfy({ request.headerFields[$0] == nil }) else { return nil }
+              Self.isPlain(request.headerFields) else { return nil }
         let gzipped = gzipped(for: request.headerFields)
         let headers = gzipped == nil ? immediateHeaders.plain : immediateHeaders.gzipped ?? immediateHeaders.plain
         return (HTTPResponse(status: .ok, headerFields: headers), request.method == .head ? nil : gzipped ?? bytes)
     }
 
-    /// The headers of `immediateResponse` for a file held in memory, built once per file: the plain and the gzip
-    /// form's, each with its validators, length and the CORS headers.
-    static func immediateHeaders(of file: StreamFile) -> ImmediateHeaders? {
-        guard case .memory(let bytes, let gzipped) = file.content else { return nil }
-        func headers(eTag: String, body: ByteBuffer, encoding: String?) -> HTTPFields {
+    /// The headers of a plain GET of the whole file, built once per file: for a file held in memory the plain and
+    /// the gzip form's, for a file on disk its own, each with its validators, length and the CORS headers.
+    static func immediateHeaders(of file: StreamFile) -> ImmediateHeaders {
+        func headers(eTag: String, length: Int, encoding: String?) -> HTTPFields {
             var headers = file.validators(eTag: eTag)
             if let encoding { headers[.contentEncoding] = encoding }
-            headers[.contentLength] = "\(body.readableBytes)"
+            headers[.contentLength] = "\(length)"
             CORSHeaderValues.add(to: &headers)
             return headers
         }
-        return ImmediateHeaders(plain: headers(eTag: file.eTag, body: bytes, encoding: nil),
-                                gzipped: gzipped.map { headers(eTag: file.gzipETag, body: $0, encoding: "gzip") })
+        guard case .memory(let bytes, let gzipped) = file.content else {
+            return ImmediateHeaders(plain: headers(eTag: file.eTag, length: file.size, encoding: nil), gzipped: nil)
+        }
+        return ImmediateHeaders(plain: headers(eTag: file.eTag, length: bytes.readableBytes, encoding: nil),
+                                gzipped: gzipped.map { headers(eTag: file.gzipETag, length: $0.readableBytes, encoding: "gzip") })
+    }
+
+    /// Whether `fields` ask for the whole file with no range and no condition.
+    static func isPlain(_ fields: HTTPFields) -> Bool {
+        conditionalFields.allSatisfy { fields[$0] == nil }
     }
 
     /// The ETag of the gzip form.
