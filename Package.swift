@@ -70,6 +70,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "_NIOFileSystem", package: "swift-nio"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -136,8 +136,11 @@ class Report:
         else:
             size = self.meta.get("meta.b.segment_bytes")
             size_text = f"{int(size) / 1e6:.2f} MB segment" if size else "segment"
-            for kind, label, target in [("segment", size_text, 1.0), ("playlist", "media playlist", 0.5),
-                                        ("live", "media playlist of a title still processing", 0.5)]:
+            first = self.meta.get("meta.b.first_bytes")
+            first_text = f"first (2 s) segment, {int(first) / 1e6:.2f} MB" if first else "first (2 s) segment"
+            for kind, label, target in [("segment", size_text, 1.0), ("first", first_text, 1.0),
+                                        ("playlist", "media playlist", 0.8),
+                                        ("live", "media playlist of a title still processing", 0.8)]:
                 r = self.ratio(self.median(f"b.{kind}.vod.rps"), self.median(f"b.{kind}.nginx.rps"))
                 row(f"b. {label}: req/s", self.cell(f"b.{kind}.vod.rps", digits=0),
                     self.cell(f"b.{kind}.nginx.rps", digits=0), fmt_ratio(r), f"≥ {target:.1f}× nginx",
@@ -483,7 +486,8 @@ class Report:
                   "against nginx {nginx_note}, both serving the rendition that section d produced; `vod serve` is "
                   "started afresh on that catalog, so it is idle (nothing queued) like nginx, with its default "
                   "256 MiB segment cache. The segment is "
-                  "`{segment}` ({segment_bytes} bytes), the playlist `{playlist}` ({playlist_bytes} bytes); both "
+                  "`{segment}` ({segment_bytes} bytes), the first segment of its rung `{first}` ({first_bytes} bytes), "
+                  "the playlist `{playlist}` ({playlist_bytes} bytes); both "
                   "servers were checked to return the same bytes before measuring. The playlist of a title still "
                   "processing is the same file, served by a server started again on that catalog with `--workers 0` "
                   "after the item's row was set back to processing under a day's lease of another worker "
@@ -587,7 +591,8 @@ class Report:
             "src": m.get("meta.a.source", "?"), "ladder": m.get("meta.a.ladder", "?"), "psnr_y": self.psnr_y("a"),
             "wrk": m.get("meta.b.wrk", "?"),
             "nginx_note": m.get("meta.b.nginx", ""), "segment": m.get("meta.b.segment", "?"),
-            "segment_bytes": m.get("meta.b.segment_bytes", "?"), "playlist": m.get("meta.b.playlist", "?"),
+            "segment_bytes": m.get("meta.b.segment_bytes", "?"), "first": m.get("meta.b.first", "?"),
+            "first_bytes": m.get("meta.b.first_bytes", "?"), "playlist": m.get("meta.b.playlist", "?"),
             "playlist_bytes": m.get("meta.b.playlist_bytes", "?"),
             "body": f"{m.get('meta.c.body_mib', '?')} MiB", "clip": m.get("meta.d.clip", "?"),
             "size": m.get("meta.e.size", "?"),

@@ -34,7 +34,9 @@ public struct VODServerConfiguration: Sendable {
     public var jobTimeLimit: JobTimeLimit
     /// How long SIGTERM waits for requests in flight before cancelling them.
     public var shutdownTimeout: Duration
-    /// How many bytes of recently served segments are kept in memory; 0 streams every segment from disk.
+    /// How many bytes of recently served segments are kept in memory for the copy path: the requests that
+    /// `StreamFastPath` does not send from the file itself (a connection that asks to close, a request pipelined
+    /// behind one still with Hummingbird, the first of a file); 0 streams those from disk.
     public var segmentCacheSize: Int
     /// How long a worker's claim on a job lasts unless renewed; a worker renews it every third of it while it
     /// works, and a job whose lease runs out goes back to the queue.

@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     var shutdownTimeout: Double?
 
     @Option(help: ArgumentHelp(
-        "Memory for recently served segments, such as 256M; 0 reads every segment from disk (env VOD_SEGMENT_CACHE_SIZE; default 256M).",
+        "Memory for recently served segments, such as 256M, for the requests not sent from the file with sendfile (a connection that asks to close, a request pipelined behind another); 0 reads those from disk (env VOD_SEGMENT_CACHE_SIZE; default 256M).",
         valueName: "size"))
     var segmentCacheSize: String?
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `lstat(2)` says about a path. Used instead of `FileManager.attributesOfItem`, which also looks the
+/// What `lstat(2)` says about a path, or `fstat(2)` about an open file. Used instead of `FileManager.attributesOfItem`, which also looks the
 /// owner up in /etc/passwd and /etc/group: handling an upload must read no file but the upload.
 ///
 /// Two statuses of one path are equal only when it is still the same file, unchanged: a file replaced by a
@@ -17,6 +17,17 @@ struct FileStatus: Equatable, Sendable {
     init?(path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The status of the open file `descriptor`, or nil when it cannot be read.
+    init?(descriptor: CInt) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         size = Int64(info.st_size)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)

@@ -2,13 +2,21 @@ import Foundation
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
-/// Answers the requests players make most, on the connection's own event loop and before Hummingbird: a GET
-/// or HEAD of a stream playlist already held in memory (`StreamFiles.immediateFile`), with no range and no
-/// condition, on a connection kept alive. Its answer is the one the route would give, byte for byte but for
-/// `Date`, and it is counted in the same request metrics. Everything else, and every request while an earlier
-/// one is still with Hummingbird (so that pipelined answers keep their order), goes on to Hummingbird.
+/// Answers the requests players make most, on the connection's own event loop and before Hummingbird, on a
+/// connection kept alive: a GET or HEAD of a stream playlist already held in memory (`StreamFiles.immediateFile`),
+/// with no range and no condition, and a GET or HEAD of a segment or other file on disk whose lookup is cached,
+/// with or without a range or condition, its body sent from the open file by the kernel (`StreamFastPath+file`).
+/// Its answer is the one the route would give, byte for byte but for `Date`, and it is counted in the same
+/// request metrics. Everything else (an unsatisfiable range among them), and every request while an earlier one
+/// is still with Hummingbird (so that pipelined answers keep their order), goes on to Hummingbird.
+///
+/// A file's body is written below the HTTPTypes codec, to the context of NIO's `HTTPResponseEncoder`, whose
+/// `Content-Length` framing passes it to the socket as it is; writes on one event loop keep their order, so it
+/// goes out between the head and the end written through the pipeline. Without that encoder (a pipeline this
+/// handler does not know) files go on to the route, which copies them.
 ///
 /// It sits after Hummingbird's connection state handler, so that keep-alive, `Connection: close`, the idle
 /// timeout and graceful shutdown see its requests and answers as theirs (`StreamFastPath.Installer`).
@@ -21,7 +29,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer to the request being read, sent once it has ended.
     private struct Answer {
         let head: HTTPResponse
-        let body: ByteBuffer?
+        let body: Body?
         let metrics: ServiceMetrics.RequestHandles
         let started: ContinuousClock.Instant
     }
@@ -32,11 +40,22 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests handed on to Hummingbird whose answers have not ended.
     private var handedOn = 0
     private var answer: Answer?
+    /// The context of the HTTP/1 encoder, below which a file's body is written; nil: files go to the route.
+    private var encoder: ChannelHandlerContext?
 
     init(files: StreamFiles, metrics: ServiceMetrics, serverName: String) {
         self.files = files
         self.metrics = metrics
         self.serverName = serverName
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        answer?.body?.close()
+        answer = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -66,21 +85,38 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         // Hummingbird ends the connection after a request that asks it to: such a request goes its way.
         guard request.headerFields[.connection]?.lowercased().contains("close") != true,
               let (id, relative) = Self.streamTarget(request.path),
-              let file = files.immediateFile(id: id, relative: relative),
-              let immediate = file.immediateResponse(to: request) else { return nil }
-        var head = immediate.head
-        head.headerFields[.date] = HTTPDate.now()
-        head.headerFields[.server] = serverName
+              let file = files.immediateFile(id: id, relative: relative) else { return nil }
+        let status: HTTPResponse.Status
+        var headers: HTTPFields
+        let body: Body?
+        switch file.content {
+        case .memory:
+            guard let immediate = file.immediateResponse(to: request) else { return nil }
+            (status, headers, body) = (immediate.head.status, immediate.head.headerFields, immediate.body.map(Body.bytes))
+        case .disk(let path):
+            guard let encoder, request.method == .get || request.method == .head,
+                  let answer = Self.fileAnswer(to: request, file: file, path: path, encoder: encoder) else { return nil }
+            (status, headers, body) = answer
+        }
+        headers[.date] = HTTPDate.now()
+        headers[.server] = serverName
         let route = relative == nil ? MediaController.masterRoute : MediaController.streamFileRoute
-        return Answer(head: head, body: immediate.body, metrics: metrics.requests(route: route, method: request.method.rawValue, status: 200),
-                      started: .now)
+        return Answer(head: HTTPResponse(status: status, headerFields: headers), body: body,
+                      metrics: metrics.requests(route: route, method: request.method.rawValue, status: status.code), started: .now)
     }
 
     private func send(_ answer: Answer, context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        switch answer.body {
+        case .bytes(let bytes): context.write(wrapOutboundOut(.body(bytes)), promise: nil)
+        case .file(let region, let encoder):
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
+            encoder.write(NIOAny(IOData.fileRegion(region)), promise: written)
+        case nil: break
+        }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        metrics.servedBytes.increment(by: Int64(answer.body?.readableBytes ?? 0))
+        metrics.servedBytes.increment(by: Int64(answer.body?.count ?? 0))
         answer.metrics.requests.increment()
         answer.metrics.duration.record((ContinuousClock.now - answer.started).seconds)
     }

@@ -3,36 +3,50 @@ import HTTPTypes
 import Hummingbird
 
 extension StreamFile {
-    /// Where a segment becomes a response: answers GET and HEAD with validators, conditional requests (304),
-    /// byte ranges (206, 416), long-lived caching and, for playlists, gzip when the client accepts it.
-    /// Segments come from `segments`, the memory cache, when they fit in it, and are streamed from disk otherwise.
+    /// Where a file becomes a response through Hummingbird: answers GET and HEAD as `answer(to:)` decides, the
+    /// bytes of segments from `segments`, the memory cache, when they fit in it, and streamed from disk
+    /// otherwise. `StreamFastPath` sends most segments itself, without copying them (`StreamFastPath+file`);
+    /// this is the copy path for the requests it hands on.
     func response(to request: Request, context: some RequestContext, segments: SegmentCache) async throws -> Response {
-        let gzipped = gzipped(for: request.headers)
+        switch answer(to: request.headers) {
+        case .notModified(let headers):
+            return Response(status: .notModified, headers: headers)
+        case .unsatisfiable:
+            throw APIError.rangeNotSatisfiable(size: size)
+        case .gzipped(let headers, let gzipped):
+            return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: gzipped))
+        case .bytes(let status, let headers, let range):
+            guard request.method != .head, let range else { return Response(status: status, headers: headers, body: .init()) }
+            return Response(status: status, headers: headers, body: try await body(range, context: context, segments: segments))
+        }
+    }
+
+    /// What a GET or HEAD with `fields` gets, but for the body itself: validators, conditional requests (304),
+    /// byte ranges (206, 416), long-lived caching and, for playlists, gzip when the client accepts it.
+    func answer(to fields: HTTPFields) -> StreamAnswer {
+        let gzipped = gzipped(for: fields)
         let eTag = gzipped == nil ? self.eTag : gzipETag
         var headers = validators(eTag: eTag)
-        if isNotModified(request, eTag: eTag) {
-            return Response(status: .notModified, headers: headers)
-        }
+        if isNotModified(fields, eTag: eTag) { return .notModified(headers) }
         if let gzipped {
             headers[.contentEncoding] = "gzip"
             headers[.contentLength] = "\(gzipped.readableBytes)"
-            return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: gzipped))
+            return .gzipped(headers, gzipped)
         }
-        var range = 0...(size - 1)
+        var range = size > 0 ? 0...(size - 1) : nil
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range], rangeApplies(request) {
+        if let header = fields[.range], rangeApplies(fields) {
             switch ByteRange(header: header, size: size) {
             case .whole: break
             case .partial(let partial):
                 range = partial
                 status = .partialContent
                 headers[.contentRange] = "bytes \(partial.lowerBound)-\(partial.upperBound)/\(size)"
-            case .unsatisfiable: throw APIError.rangeNotSatisfiable(size: size)
+            case .unsatisfiable: return .unsatisfiable
             }
         }
-        headers[.contentLength] = "\(size == 0 ? 0 : range.count)"
-        guard request.method != .head, size > 0 else { return Response(status: status, headers: headers, body: .init()) }
-        return Response(status: status, headers: headers, body: try await body(range, context: context, segments: segments))
+        headers[.contentLength] = "\(range?.count ?? 0)"
+        return .bytes(status, headers, range)
     }
 
     /// The whole answer to `request` without Hummingbird, for `StreamFastPath`: a GET or HEAD of a file held in
@@ -40,25 +54,32 @@ extension StreamFile {
     /// would give it, but for `Date` and `Server`; anything else gets nil.
     func immediateResponse(to request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
         guard case .memory(let bytes, _) = content, let immediateHeaders, request.method == .get || request.method == .head,
-              Self.conditionalFields.allSatisfy({ request.headerFields[$0] == nil }) else { return nil }
+              Self.isPlain(request.headerFields) else { return nil }
         let gzipped = gzipped(for: request.headerFields)
         let headers = gzipped == nil ? immediateHeaders.plain : immediateHeaders.gzipped ?? immediateHeaders.plain
         return (HTTPResponse(status: .ok, headerFields: headers), request.method == .head ? nil : gzipped ?? bytes)
     }
 
-    /// The headers of `immediateResponse` for a file held in memory, built once per file: the plain and the gzip
-    /// form's, each with its validators, length and the CORS headers.
-    static func immediateHeaders(of file: StreamFile) -> ImmediateHeaders? {
-        guard case .memory(let bytes, let gzipped) = file.content else { return nil }
-        func headers(eTag: String, body: ByteBuffer, encoding: String?) -> HTTPFields {
+    /// The headers of a plain GET of the whole file, built once per file: for a file held in memory the plain and
+    /// the gzip form's, for a file on disk its own, each with its validators, length and the CORS headers.
+    static func immediateHeaders(of file: StreamFile) -> ImmediateHeaders {
+        func headers(eTag: String, length: Int, encoding: String?) -> HTTPFields {
             var headers = file.validators(eTag: eTag)
             if let encoding { headers[.contentEncoding] = encoding }
-            headers[.contentLength] = "\(body.readableBytes)"
+            headers[.contentLength] = "\(length)"
             CORSHeaderValues.add(to: &headers)
             return headers
         }
-        return ImmediateHeaders(plain: headers(eTag: file.eTag, body: bytes, encoding: nil),
-                                gzipped: gzipped.map { headers(eTag: file.gzipETag, body: $0, encoding: "gzip") })
+        guard case .memory(let bytes, let gzipped) = file.content else {
+            return ImmediateHeaders(plain: headers(eTag: file.eTag, length: file.size, encoding: nil), gzipped: nil)
+        }
+        return ImmediateHeaders(plain: headers(eTag: file.eTag, length: bytes.readableBytes, encoding: nil),
+                                gzipped: gzipped.map { headers(eTag: file.gzipETag, length: $0.readableBytes, encoding: "gzip") })
+    }
+
+    /// Whether `fields` ask for the whole file with no range and no condition.
+    static func isPlain(_ fields: HTTPFields) -> Bool {
+        conditionalFields.allSatisfy { fields[$0] == nil }
     }
 
     /// The ETag of the gzip form.
@@ -108,23 +129,23 @@ extension StreamFile {
     }
 
     /// `If-None-Match` wins over `If-Modified-Since` (RFC 9110 §13.2.2).
-    private func isNotModified(_ request: Request, eTag: String) -> Bool {
-        let matches = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+    private func isNotModified(_ fields: HTTPFields, eTag: String) -> Bool {
+        let matches = fields[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
         if !matches.isEmpty {
             return matches.contains { tag in
                 let tag = tag.trimmingCharacters(in: .whitespaces)
                 return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == eTag
             }
         }
-        guard let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date(from:)),
+        guard let since = fields[.ifModifiedSince].flatMap(HTTPDate.date(from:)),
             let modified = HTTPDate.date(from: lastModified)
         else { return false }
         return modified <= since
     }
 
     /// A range applies unless `If-Range` names another version of the file.
-    private func rangeApplies(_ request: Request) -> Bool {
-        guard let ifRange = request.headers[.ifRange] else { return true }
+    private func rangeApplies(_ fields: HTTPFields) -> Bool {
+        guard let ifRange = fields[.ifRange] else { return true }
         return ifRange == eTag || ifRange == lastModified
     }
 

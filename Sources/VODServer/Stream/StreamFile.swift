@@ -22,10 +22,10 @@ struct StreamFile: Sendable {
     var isLive = false {
         didSet { immediateHeaders = Self.immediateHeaders(of: self) }
     }
-    /// The headers of `immediateResponse`, for a file held in memory.
+    /// The headers of a plain GET of the whole file, with the CORS headers (`immediateResponse`, `StreamFastPath`).
     private(set) var immediateHeaders: ImmediateHeaders?
 
-    /// The headers of a plain GET of a file held in memory, built once: its own and its gzip form's.
+    /// The headers of a plain GET of the whole file, built once: its own and, for a playlist, its gzip form's.
     struct ImmediateHeaders: Sendable {
         let plain: HTTPFields
         let gzipped: HTTPFields?
@@ -65,8 +65,14 @@ struct StreamFile: Sendable {
         content = .disk(path: path)
         self.size = size
         self.contentType = contentType
-        let nanoseconds = Int64(modified.timeIntervalSince1970 * 1_000_000_000)
-        eTag = "\"\(String(size, radix: 16))-\(String(nanoseconds, radix: 16))\""
+        eTag = Self.eTag(size: size, modified: modified)
         lastModified = HTTPDate.string(from: modified)
+        immediateHeaders = Self.immediateHeaders(of: self)
+    }
+
+    /// The ETag of a file on disk: its size and modification time (to the nanosecond), in hex.
+    static func eTag(size: Int, modified: Date) -> String {
+        let nanoseconds = Int64(modified.timeIntervalSince1970 * 1_000_000_000)
+        return "\"\(String(size, radix: 16))-\(String(nanoseconds, radix: 16))\""
     }
 }

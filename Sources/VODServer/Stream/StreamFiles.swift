@@ -5,7 +5,7 @@ import VODCatalog
 
 /// Finds the files of playable items' renditions and keeps what it learned: a ready item's renditions never
 /// change, so its folder, its playlists and the metadata of its segments are cached in memory, and the bytes
-/// of its recently served segments in `segments`.
+/// of its recently served segments in `segments`, for the requests the route answers (`SegmentCache`).
 ///
 /// A title still processing (live) grows: its files are cached too, with the status of their path when read,
 /// and served again only while the path still has it. Each publication replaces a playlist by a rename, which
