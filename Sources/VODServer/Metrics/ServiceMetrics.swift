@@ -26,6 +26,8 @@ final class ServiceMetrics: Sendable {
     let segmentCacheHits: Counter
     /// Segments read from disk into the cache.
     let segmentCacheMisses: Counter
+    /// Segments sent from their file by the kernel (sendfile), neither from the cache nor read into it.
+    let segmentsSentFromFile: Counter
 
     /// Request latency buckets, in seconds: 1 ms to 10 s.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -48,6 +50,9 @@ final class ServiceMetrics: Sendable {
         )
         segmentCacheHits = registry.makeCounter(descriptor: Self.name("segment_cache_hits", "total", "Segments served from memory"))
         segmentCacheMisses = registry.makeCounter(descriptor: Self.name("segment_cache_misses", "total", "Segments read from disk into the cache"))
+        segmentsSentFromFile = registry.makeCounter(
+            descriptor: Self.name("segments_sent_from_file", "total", "Segments sent from their file with sendfile")
+        )
     }
 
     /// The request counter (by route, method and status) and latency histogram (by route and method) of one

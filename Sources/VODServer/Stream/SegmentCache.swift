@@ -60,6 +60,18 @@ final class SegmentCache: Sendable {
         return bytes
     }
 
+    /// The bytes of the file at `path`, which has `size` bytes, if they are held in memory; counted as a hit then.
+    func heldBytes(of path: String, size: Int) -> ByteBuffer? {
+        let bytes = state.withLock { state -> ByteBuffer? in
+            guard let entry = state.entries[path], entry.bytes.readableBytes == size else { return nil }
+            state.clock += 1
+            state.entries[path]!.lastUse = state.clock
+            return entry.bytes
+        }
+        if bytes != nil { metrics.segmentCacheHits.increment() }
+        return bytes
+    }
+
     /// Drops every file whose path starts with `prefix`, such as a deleted item's folder.
     func forget(prefix: String) {
         state.withLock { state in

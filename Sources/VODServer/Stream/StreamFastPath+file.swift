@@ -45,18 +45,31 @@ extension StreamFastPath {
             opened = StreamFile(path: path, size: Int(status.size), contentType: file.contentType, modified: status.modified)
             opened.isLive = file.isLive
         }
-        switch answer(to: request.headerFields, of: opened) {
-        case .bytes(let code, let headers, let range?) where request.method == .get:
-            return (code, headers, .file(FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound + 1), encoder: encoder))
-        case .bytes(let code, let headers, _):
-            try? handle.close()
-            return (code, headers, nil)
-        case .notModified(let headers):
-            try? handle.close()
-            return (.notModified, headers, nil)
-        case .unsatisfiable, .gzipped:
-            try? handle.close()
-            return nil
+        var sent = false
+        let answer = answer(to: request, of: opened) { range in
+            sent = true
+            return .file(FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound + 1), encoder: encoder)
+        }
+        if !sent { try? handle.close() }
+        return answer
+    }
+
+    /// The answer to a GET or HEAD of `file`, a ready title's file whose bytes the segment cache holds: the same
+    /// as `fileAnswer`'s, its body those bytes, without opening the file (a ready title's files never change).
+    static func heldAnswer(to request: HTTPRequest, file: StreamFile, bytes: ByteBuffer)
+        -> (status: HTTPResponse.Status, headers: HTTPFields, body: Body?)? {
+        answer(to: request, of: file) { range in .bytes(bytes.getSlice(at: range.lowerBound, length: range.count)!) }
+    }
+
+    /// The status, headers and body (made by `body` from the range to send, for a GET) of the answer to
+    /// `request` for `file`; nil sends the request to the route (416, whose JSON body the route writes).
+    private static func answer(to request: HTTPRequest, of file: StreamFile, body: (ClosedRange<Int>) -> Body)
+        -> (status: HTTPResponse.Status, headers: HTTPFields, body: Body?)? {
+        switch answer(to: request.headerFields, of: file) {
+        case .bytes(let code, let headers, let range?) where request.method == .get: (code, headers, body(range))
+        case .bytes(let code, let headers, _): (code, headers, nil)
+        case .notModified(let headers): (.notModified, headers, nil)
+        case .unsatisfiable, .gzipped: nil
         }
     }
 

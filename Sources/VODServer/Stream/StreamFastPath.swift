@@ -94,9 +94,14 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             guard let immediate = file.immediateResponse(to: request) else { return nil }
             (status, headers, body) = (immediate.head.status, immediate.head.headerFields, immediate.body.map(Body.bytes))
         case .disk(let path):
-            guard let encoder, request.method == .get || request.method == .head,
-                  let answer = Self.fileAnswer(to: request, file: file, path: path, encoder: encoder) else { return nil }
-            (status, headers, body) = answer
+            guard request.method == .get || request.method == .head else { return nil }
+            if !file.isLive, let bytes = files.segments.heldBytes(of: path, size: file.size) {
+                guard let answer = Self.heldAnswer(to: request, file: file, bytes: bytes) else { return nil }
+                (status, headers, body) = answer
+            } else {
+                guard let encoder, let answer = Self.fileAnswer(to: request, file: file, path: path, encoder: encoder) else { return nil }
+                (status, headers, body) = answer
+            }
         }
         headers[.date] = HTTPDate.now()
         headers[.server] = serverName
@@ -110,6 +115,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch answer.body {
         case .bytes(let bytes): context.write(wrapOutboundOut(.body(bytes)), promise: nil)
         case .file(let region, let encoder):
+            metrics.segmentsSentFromFile.increment()
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
             encoder.write(NIOAny(IOData.fileRegion(region)), promise: written)

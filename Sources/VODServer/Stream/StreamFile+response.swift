@@ -115,6 +115,11 @@ extension StreamFile {
             if !isLive, let bytes = try await segments.bytes(of: path, size: size) {
                 return .init(byteBuffer: bytes.getSlice(at: range.lowerBound, length: range.count)!)
             }
+            // A file changed since it was looked up (a ready title's never do, a live one's are looked up afresh):
+            // not sent, rather than cut short or waited on for bytes it no longer has.
+            guard let status = FileStatus(path: path), status.isRegularFile, Int(status.size) == size else {
+                throw APIError.segmentNotFound((path as NSString).lastPathComponent)
+            }
             return try await FileIO().loadFile(path: path, range: range, context: context)
         }
     }
