@@ -50,7 +50,9 @@ extension TranscodeService {
             if !chunks.contains(where: { $0.status == .pending }) { try await Task.sleep(for: .milliseconds(250)) }
         }
         publishing.cancel()
-        _ = await publishing.result
+        if case .failure(let error) = await publishing.result, !Self.isCancellation(error) {
+            logger.warning("publishing the title as it grew stopped", metadata: ["error": "\(error)"])
+        }
         try await tracks.value
         let result = try await DedicatedThread.run("vod.stitch") { try title.finish() }
         try await catalog.removeChunks(of: job.id)
