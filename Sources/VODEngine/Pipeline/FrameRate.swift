@@ -1,4 +1,5 @@
 import CFFmpeg
+import VODFFmpeg
 
 /// The constant output frame rate of a title and the keyframe schedule shared by every rung.
 struct FrameRate: Sendable {
@@ -41,5 +42,13 @@ struct FrameRate: Sendable {
     private func interval(of index: Int64) -> Int64 {
         let ticks = Int64((keyframeInterval * 1000).rounded())
         return index * Int64(rate.den) * 1000 / (Int64(rate.num) * ticks)
+    }
+}
+
+extension FrameRate {
+    /// The output frame rate and keyframe schedule of a title read from `input`.
+    init(of input: InputFile, options: TranscodeOptions) {
+        let sourceRate = MediaProber.pictureStream(of: input).map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
+        self.init(source: sourceRate, keyframeInterval: options.keyframeInterval)
     }
 }

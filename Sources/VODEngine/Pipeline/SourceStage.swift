@@ -68,6 +68,7 @@ final class SourceStage {
         }
         videoStream = video
         readsTracksOnly = picture != nil && video == nil
+        let sourceRate = picture.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
         if let video {
             let picture = StreamPicture(stream: video)
             try picture.checkConvertible()
@@ -77,8 +78,7 @@ final class SourceStage {
             corrector = nil
             videoDecoder = nil
         }
-        let sourceRate = picture.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
-        converter = FrameRateConverter(frameRate: Self.frameRate(of: input, options: options))
+        converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
         sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
         let plan = TrackPlan(input: input, video: picture)
         let readsTracks = if case .chunk = window { false } else { true }
@@ -102,12 +102,6 @@ final class SourceStage {
             let start = spec.timelineStart + frameRate.time(ofFrame: spec.startFrame) - Self.chunkPreroll
             if spec.startFrame > 0, start > spec.timelineStart { try input.seek(toSeconds: start) }
         }
-    }
-
-    /// The output frame rate and keyframe schedule of a title read from `input`.
-    static func frameRate(of input: InputFile, options: TranscodeOptions) -> FrameRate {
-        let sourceRate = MediaProber.pictureStream(of: input).map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
-        return FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval)
     }
 
     /// How far before a chunk's first picture its decoding starts.

@@ -51,3 +51,11 @@ struct ChunkManifest: Codable, Equatable {
         return renditions
     }
 }
+
+extension ChunkManifest {
+    /// The manifest of chunk `index` listing what `earlier` lists (an earlier attempt's), then `renditions`.
+    init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition]) {
+        let this = ChunkManifest(index: index, complete: complete, renditions: renditions)
+        self = earlier.map { ChunkManifest(index: index, complete: complete, renditions: Self.stitch([$0, this])) } ?? this
+    }
+}

@@ -29,7 +29,7 @@ extension Transcoder {
             if earlier?.complete == true { return }
             let file = try MediaProber.open(path: input, cancellation: cancellation)
             guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }
-            let rest = earlier.map { chunk.resumed(after: $0, frameRate: SourceStage.frameRate(of: file, options: options), durations: options.segmentDurations) } ?? chunk
+            let rest = earlier.map { chunk.resumed(after: $0, frameRate: FrameRate(of: file, options: options), durations: options.segmentDurations) } ?? chunk
             if let earlier, let end = chunk.endFrame, rest.startFrame >= end {
                 return try ChunkManifest(index: chunk.index, complete: true, renditions: earlier.renditions).write(to: folder)
             }
@@ -46,14 +46,6 @@ extension Transcoder {
             }
             throw error
         }
-    }
-}
-
-extension ChunkManifest {
-    /// The manifest of chunk `index` listing what `earlier` lists (an earlier attempt's), then `renditions`.
-    init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition]) {
-        let this = ChunkManifest(index: index, complete: complete, renditions: renditions)
-        self = earlier.map { ChunkManifest(index: index, complete: complete, renditions: Self.stitch([$0, this])) } ?? this
     }
 }
 

@@ -45,15 +45,7 @@ final class SegmentCache: Sendable {
     /// the file is too large to cache.
     func bytes(of path: String, size: Int) async throws -> ByteBuffer? {
         guard size > 0, size <= maximumFileSize else { return nil }
-        if let bytes = state.withLock({ state -> ByteBuffer? in
-            state.clock += 1
-            guard let entry = state.entries[path] else { return nil }
-            state.entries[path]!.lastUse = state.clock
-            return entry.bytes
-        }) {
-            metrics.segmentCacheHits.increment()
-            return bytes
-        }
+        if let bytes = heldBytes(of: path, size: size) { return bytes }
         metrics.segmentCacheMisses.increment()
         let bytes = try await NIOThreadPool.singleton.runIfActive { try Self.read(path, size: size) }
         insert(bytes, for: path)
