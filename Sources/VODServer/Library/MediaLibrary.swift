@@ -62,10 +62,23 @@ public struct MediaLibrary: Sendable {
         let fileManager = FileManager.default
         for name in (try? fileManager.contentsOfDirectory(atPath: outputDirectory)) ?? []
         where !name.hasPrefix(".") && Self.itemID(ofOutputFolder: name) == item.id {
-            try? fileManager.removeItem(atPath: "\(outputDirectory)/\(name)")
+            Self.removeTree("\(outputDirectory)/\(name)")
         }
         if item.sourcePath.hasPrefix(mediaDirectory + "/") {
             try? fileManager.removeItem(atPath: item.sourcePath)
+        }
+    }
+
+    /// Removes the folder at `path` with everything in it, trying again (up to three times in all) while it is
+    /// still there: a removal that fails half-way, as one did once in a full test run, leaves no files behind.
+    static func removeTree(_ path: String) {
+        for _ in 0..<3 {
+            do {
+                try FileManager.default.removeItem(atPath: path)
+                return
+            } catch {
+                guard FileManager.default.fileExists(atPath: path) else { return }
+            }
         }
     }
 
