@@ -14,7 +14,7 @@ import sys
 import traceback
 
 from axe_playwright_python.async_playwright import Axe
-from playwright.async_api import async_playwright
+from playwright.async_api import Error as PlaywrightError, async_playwright
 
 CHROMIUM = os.environ.get("VOD_CHROMIUM", "/usr/lib/chromium/chromium")
 # Chromium implements HTMLMediaElement.audioTracks behind this feature (Safari has it on); its native HLS player
@@ -90,11 +90,21 @@ CARD_STATUS = """([title, status]) => [...document.querySelectorAll('.card')].so
   (card) => card.querySelector('.card-title a').textContent === title && card.dataset.status === status)"""
 
 
+async def holds(page, predicate, arg):
+    """Whether `predicate` holds in the page; false while a navigation replaces the page it ran in."""
+    try:
+        return await page.evaluate(predicate, arg)
+    except PlaywrightError as error:
+        if "Execution context was destroyed" in error.message:
+            return False
+        raise
+
+
 async def wait_until(page, predicate, arg=None, timeout=TIMEOUT):
     """Polls `predicate` in the page until it holds. Playwright's wait_for_function compiles its predicate with
     `new Function`, which the console's Content-Security-Policy rightly refuses; `evaluate` is not subject to it."""
     deadline = asyncio.get_running_loop().time() + timeout / 1000
-    while not await page.evaluate(predicate, arg):
+    while not await holds(page, predicate, arg):
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError(f"timed out after {timeout / 1000} s waiting until {predicate}")
         await asyncio.sleep(0.05)
@@ -158,7 +168,7 @@ class Session:
             self.headers("open-index", await page.goto(f"{url}/"))
             self.headers("open-script", await page.request.get(f"{url}/console/app.js"))
             await page.wait_for_selector("#library-list", state="attached")
-            await wait_until(page, "document.getElementById('live-state').textContent === 'Live'")
+            await wait_until(page, "document.getElementById('live-state')?.textContent === 'Live'")
             await page.evaluate(WATCH_LIBRARY)
         await self.phase("load", load)
 
@@ -219,7 +229,7 @@ class Session:
             playback["embed"] = await page.input_value("#embed-code")
             await page.fill("#edit-title", "clip, renamed")
             await page.click("#edit-form button[type=submit]")
-            await wait_until(page, "document.getElementById('player-heading').textContent === 'clip, renamed'")
+            await wait_until(page, "document.getElementById('player-heading')?.textContent === 'clip, renamed'")
             playback["renamed"] = (await (await page.request.get(f"{url}/api/media/{media['id']}")).json())["title"]
             self.report["playback"] = playback
         await self.phase("play", play)
@@ -270,7 +280,7 @@ class Session:
             await self.axe(phone_page, "phone")
             await phone_page.click(".card-title a")
             await phone_page.wait_for_selector("#video")
-            await wait_until(phone_page, "document.getElementById('stream-url').value !== ''")
+            await wait_until(phone_page, "(document.getElementById('stream-url')?.value ?? '') !== ''")
             self.report["phone"]["player"] = await phone_page.evaluate(width)
             await phone_context.close()
         await self.phase("phone", phone)
@@ -366,10 +376,10 @@ class Session:
             state["upload_state"] = await page.text_content(".upload-state")
             state["titles"] = [item["title"] for item in await (await page.request.get(f"{url}/api/media")).json()]
             await page.click(".upload-open")
-            await wait_until(page, "document.getElementById('edit-title').value === 'guarded'")
+            await wait_until(page, "document.getElementById('edit-title')?.value === 'guarded'")
             await page.fill("#edit-title", "guarded, renamed")
             await page.click("#edit-form button[type=submit]")
-            await wait_until(page, "document.getElementById('player-heading').textContent === 'guarded, renamed'")
+            await wait_until(page, "document.getElementById('player-heading')?.textContent === 'guarded, renamed'")
             state["prompts"] = await page.evaluate("window.vodPrompts")
             state["session_key"] = await page.evaluate("sessionStorage.getItem('vod-api-key')") == key
             state["key_in_local_storage"] = key in await page.evaluate("JSON.stringify(localStorage)")

@@ -23,15 +23,18 @@ import VODTestSupport
     }
 
     /// Uploads a 62 s clip to `server`, then claims one of its chunks as a worker of the test's own would, under
-    /// `lease`, once the title is split: the worker that will stop or fail.
+    /// `lease`, once the server's worker has taken the first two (the first segment, then 12 s): the worker that
+    /// will stop or fail. Until a dead worker's chunk is retried, the publication cannot grow past it; with the
+    /// first two chunks out, the title has grown at a pace that makes it playable before then.
     static func uploadAndTakeAChunk(_ test: TestLibrary, server: String, lease: Duration) async throws -> (id: Int64, chunk: ChunkLease) {
         let clip = try SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Long", to: server)
-        var ghost: ChunkLease?
-        try await waitUntil("a chunk is waiting for a worker") {
-            ghost = try await test.catalog.claimNextChunk(worker: "ghost", lease: lease, mediaID: id)
-            return ghost != nil
+        try await waitUntil("the server's worker has taken the first two chunks") {
+            let chunks = try await test.catalog.chunks(of: id)
+            return chunks.count > 2 && chunks.prefix(2).allSatisfy { $0.status != .pending }
         }
+        let ghost = try await test.catalog.claimNextChunk(worker: "ghost", lease: lease, mediaID: id)
+        #expect(ghost.map(\.chunk.index) ?? 0 > 1)
         return (id, try #require(ghost))
     }
 
@@ -40,13 +43,14 @@ import VODTestSupport
         try await Self.app(test).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let (id, stalled) = try await Self.uploadAndTakeAChunk(test, server: server, lease: .seconds(2))
+            // The most attempts each chunk was seen with, until the title is done and its chunks are removed.
+            var attempts = [Int](repeating: 0, count: 6)
             try await waitUntil("media \(id) is playable", timeout: 60) {
+                for chunk in try await test.catalog.chunks(of: id) { attempts[chunk.index] = max(attempts[chunk.index], chunk.attempts) }
                 let item = try #require(try await test.catalog.media(id: id))
                 return item.isPlayable || item.status == .failed
             }
             #expect(try await test.status(of: id) == .processing)
-            // The most attempts each chunk was seen with, until the title is done and its chunks are removed.
-            var attempts = [Int](repeating: 0, count: 6)
             try await waitUntil("media \(id) is ready or failed", timeout: 120) {
                 for chunk in try await test.catalog.chunks(of: id) { attempts[chunk.index] = max(attempts[chunk.index], chunk.attempts) }
                 return [.ready, .failed].contains(try await test.status(of: id))

@@ -10,12 +10,17 @@ public enum ExternalTool {
         public var standardError: String
     }
 
-    /// Runs `tool` with `arguments`, waiting at most `timeout` seconds, and returns its output.
+    /// Runs `tool` with `arguments` and `environment` added to the test process's, waiting at most `timeout`
+    /// seconds, and returns its output.
     @discardableResult
-    public static func run(_ tool: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                           timeout: TimeInterval = 300) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -40,9 +40,21 @@ public enum IndependentPlayers {
         return try JSONDecoder().decode(Programs.self, from: Data(output.standardOutput.utf8)).programs.count
     }
 
-    /// Plays `uri` to the end with GStreamer's playbin into fake sinks; returns its exit status and errors.
+    /// Plays `uri` to the end with GStreamer's playbin3 into fake sinks; returns its exit status and errors.
+    /// playbin3 reads HLS with `hlsdemux2`, GStreamer's current demuxer (playbin's is the older `hlsdemux`,
+    /// which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here). A player
+    /// that does not end in time fails with the last lines of its demuxer's log.
     public static func gstreamerPlay(uri: String) throws -> ExternalTool.Output {
-        try ExternalTool.run("gst-launch-1.0", ["-q", "playbin", "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
-                             timeout: 120)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let environment = ["GST_DEBUG": "hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
+                           "GST_DEBUG_FILE": log.path]
+        do {
+            return try ExternalTool.run("gst-launch-1.0", ["-q", "playbin3", "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+                                        environment: environment, timeout: 120)
+        } catch let error as ToolError {
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
+            throw ToolError(description: "\(error.description); its log ends:\n\(lines.joined(separator: "\n"))")
+        }
     }
 }
