@@ -28,10 +28,12 @@ public struct ChunkJob: Sendable, Equatable {
     public var error: String?
     /// The generation of its latest lease: 0 until first claimed.
     public var leaseToken: Int64
+    /// The worker that claimed it last, as it named itself (`host:pid:…`); nil until first claimed.
+    public var worker: String?
 
     /// A chunk as a catalog row holds it.
     public init(mediaID: Int64, index: Int, outputPath: String, specJSON: String, status: ChunkStatus, attempts: Int,
-                error: String?, leaseToken: Int64) {
+                error: String?, leaseToken: Int64, worker: String? = nil) {
         self.mediaID = mediaID
         self.index = index
         self.outputPath = outputPath
@@ -40,6 +42,7 @@ public struct ChunkJob: Sendable, Equatable {
         self.attempts = attempts
         self.error = error
         self.leaseToken = leaseToken
+        self.worker = worker
     }
 }
 

@@ -7,7 +7,8 @@ extension ChunkJob: FetchableRecord {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "unknown chunk status \(status)")
         }
         self.init(mediaID: row["media_id"], index: row["idx"], outputPath: row["output_path"], specJSON: row["spec"],
-                  status: chunkStatus, attempts: row["attempts"], error: row["error"], leaseToken: row["lease_token"])
+                  status: chunkStatus, attempts: row["attempts"], error: row["error"], leaseToken: row["lease_token"],
+                  worker: row["lease_worker"])
     }
 }
 

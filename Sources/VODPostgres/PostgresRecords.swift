@@ -50,7 +50,8 @@ extension ChunkJob {
         self.init(mediaID: try row["media_id"].decode(Int64.self), index: Int(try row["idx"].decode(Int64.self)),
                   outputPath: try row["output_path"].decode(String.self), specJSON: try row["spec"].decode(String.self),
                   status: chunkStatus, attempts: Int(try row["attempts"].decode(Int64.self)),
-                  error: try row["error"].decode(String?.self), leaseToken: try row["lease_token"].decode(Int64.self))
+                  error: try row["error"].decode(String?.self), leaseToken: try row["lease_token"].decode(Int64.self),
+                  worker: try row["lease_worker"].decode(String?.self))
     }
 }
 

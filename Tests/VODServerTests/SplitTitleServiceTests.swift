@@ -82,6 +82,39 @@ import VODTestSupport
         }
     }
 
+    /// A chunk waits while an earlier chunk of its title is being encoded by another worker on the same machine,
+    /// so that the chunk players wait for gets the CPU; an earlier chunk held on another machine is not waited for.
+    @Test(arguments: [true, false])
+    func aLaterChunkWaitsForAnEarlierOneEncodedOnTheSameMachine(sameMachine: Bool) async throws {
+        let test = try TestLibrary()
+        try await Self.app(test).test(.live) { client in
+            let clip = try SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
+            let id = try await test.curlUpload(clip, title: "Long", to: "http://127.0.0.1:\(try #require(client.port))")
+            try await waitUntil("the server's worker has taken the first chunk") {
+                try await test.catalog.chunks(of: id).first.map { $0.status != .pending } ?? false
+            }
+            let host = sameMachine ? ProcessInfo.processInfo.hostName : "elsewhere.example"
+            let held = try #require(try await test.catalog.claimNextChunk(worker: "\(host):1:ghost#0", lease: .seconds(60), mediaID: id))
+            let later = held.chunk.index + 1
+            try await waitUntil("the server's worker has taken chunk \(later)") {
+                try await test.catalog.chunks(of: id)[later].status != .pending
+            }
+            if sameMachine {
+                // Encoding one 12 s chunk at this size takes well under a second on an idle machine.
+                try await Task.sleep(for: .seconds(3))
+                #expect(try await test.catalog.chunks(of: id)[later].status == .processing,
+                        "chunk \(later) waits while chunk \(held.chunk.index) is held on this machine")
+            } else {
+                try await waitUntil("chunk \(later) is done while chunk \(held.chunk.index) is held on another machine", timeout: 60) {
+                    try await test.catalog.chunks(of: id)[later].status == .done
+                }
+            }
+            try await test.catalog.requeueChunk(held)
+            try await waitUntil("media \(id) is ready or failed") { [.ready, .failed].contains(try await test.status(of: id)) }
+            #expect(try await test.status(of: id) == .ready)
+        }
+    }
+
     @Test func aChunkThatFailsForGoodFailsItsTitleWithTheReason() async throws {
         let test = try TestLibrary()
         try await Self.app(test).test(.live) { client in

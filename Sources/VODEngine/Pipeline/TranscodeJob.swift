@@ -12,18 +12,22 @@ final class TranscodeJob: @unchecked Sendable {
     let progress: ProgressReporter
     /// When set, the title is published as it grows (`LivePublisher`), and told of each publication.
     private let onPublish: (@Sendable (Publication) -> Void)?
+    /// Waited on before each picture leaves the source (a chunk yielding to its title's frontier).
+    private let beforePicture: (@Sendable () -> Void)?
     private let failure = Mutex<(any Error)?>(nil)
     /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
     private(set) var firstSegmentAudio: [String: [Packet]] = [:]
 
     init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
-         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil) {
+         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil,
+         beforePicture: (@Sendable () -> Void)? = nil) {
         self.input = input
         self.staging = staging
         self.options = options
         self.cancellation = cancellation
         self.progress = ProgressReporter(report: progress)
         self.onPublish = onPublish
+        self.beforePicture = beforePicture
     }
 
     /// Runs the pipeline to completion and writes every playlist into the staging folder.
@@ -96,6 +100,7 @@ final class TranscodeJob: @unchecked Sendable {
         do {
             duration = try source.run(
                 video: { frame, isKeyframe in
+                    beforePicture?()
                     for queue in fromSource { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
                 },
                 audio: { track, packet in

@@ -8,12 +8,14 @@ extension Transcoder {
     /// it is done. Cancelling the task stops it within a second.
     ///
     /// Every chunk but the first runs at a lower priority, so that on a machine whose workers share the cores
-    /// the first chunk, which makes the title playable, is done first.
-    public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec) async throws {
+    /// the first chunk, which makes the title playable, is done first; and with `yield`, a chunk pauses while
+    /// its worker says an earlier chunk of the title is being encoded on the same machine (`FrontierYield`).
+    public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec, yield: FrontierYield? = nil) async throws {
         let cancellation = CancellationFlag()
         try await DedicatedThread.run("vod.chunk", cancellation: cancellation) {
             if chunk.index > 0 { RungPriority.yieldToFirstChunk() }
-            return try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, cancellation: cancellation)
+            return try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, yield: yield,
+                                           cancellation: cancellation)
         }
     }
 
@@ -21,9 +23,13 @@ extension Transcoder {
     ///
     /// An earlier attempt's segments that its manifest lists may already be published: they are kept, and the
     /// chunk goes on from the first segment it does not list (a done chunk's manifest leaves nothing to do).
-    public func encodeChunkBlocking(input: String, outputDirectory: String, chunk: ChunkSpec, cancellation: CancellationFlag) throws {
+    public func encodeChunkBlocking(input: String, outputDirectory: String, chunk: ChunkSpec, yield: FrontierYield? = nil,
+                                    cancellation: CancellationFlag) throws {
         let folder = URL(fileURLWithPath: outputDirectory)
-        let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
+        var beforePicture: (@Sendable () -> Void)?
+        if let yield { beforePicture = { yield.waitWhileBehind(cancellation: cancellation) } }
+        let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in },
+                               beforePicture: beforePicture)
         do {
             let earlier = try ChunkManifest.read(from: folder, index: chunk.index)
             if earlier?.complete == true { return }

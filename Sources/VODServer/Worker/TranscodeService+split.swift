@@ -76,20 +76,23 @@ extension TranscodeService {
         }
     }
 
-    /// Encodes one leased chunk of `input` under its lease, and records the outcome: done, back to the queue
-    /// (graceful shutdown), or a failed attempt, retried alone until `maxAttempts`.
+    /// Encodes one leased chunk of `input` under its lease, yielding to an earlier chunk of its title encoded on
+    /// this machine (`watchFrontier`), and records the outcome: done, back to the queue (graceful shutdown), or a
+    /// failed attempt, retried alone until `maxAttempts`.
     func encode(_ chunk: ChunkLease, input: String, logger: Logger) async {
         let catalog = library.catalog
         var logger = logger
         logger[metadataKey: "media.id"] = "\(chunk.chunk.mediaID)"
         logger[metadataKey: "chunk"] = "\(chunk.chunk.index)"
         let keeper = LeaseKeeper(chunk: chunk, catalog: catalog, lease: lease)
+        let yield = FrontierYield()
         do {
             let spec = try ChunkSpec(json: chunk.chunk.specJSON)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await keeper.run() }
+                group.addTask { try await watchFrontier(of: chunk, yield) }
                 group.addTask {
-                    try await transcoder.encodeChunk(input: input, outputDirectory: chunk.chunk.outputPath, chunk: spec)
+                    try await transcoder.encodeChunk(input: input, outputDirectory: chunk.chunk.outputPath, chunk: spec, yield: yield)
                 }
                 defer { group.cancelAll() }
                 try await group.next()
@@ -108,6 +111,22 @@ extension TranscodeService {
                 let status = try await catalog.markChunkFailed(chunk, reason: reason, maxAttempts: maxAttempts)
                 logger.warning("chunk failed", metadata: ["reason": "\(reason)", "now": "\(status.map(\.rawValue) ?? "lease lost")"])
             }
+        }
+    }
+
+    /// Keeps `yield` behind while an earlier chunk of `chunk`'s title is being encoded on this machine (by a
+    /// worker whose name starts with this host's), looking every half second until cancelled. Workers on other
+    /// machines do not take this machine's CPU, so they are not waited for; a catalog that cannot be read
+    /// lets the chunk go on.
+    private func watchFrontier(of chunk: ChunkLease, _ yield: FrontierYield) async throws {
+        let host = WorkerIdentity.host(of: chunk.worker)
+        while true {
+            let chunks = try? await library.catalog.chunks(of: chunk.chunk.mediaID)
+            yield.isBehind = chunks?.contains { earlier in
+                earlier.index < chunk.chunk.index && earlier.status == .processing
+                    && earlier.worker.map(WorkerIdentity.host(of:)) == host
+            } ?? false
+            try await Task.sleep(for: .milliseconds(500))
         }
     }
 

@@ -13,6 +13,11 @@ struct WorkerIdentity: Sendable {
         id = "\(host):\(pid):\(process)#\(slot)"
     }
 
+    /// The host part of a worker's name as `init` makes it (`host:pid:process#slot`).
+    static func host(of id: String) -> Substring {
+        id.prefix { $0 != ":" }
+    }
+
     /// A random tag for this process's loops, so a reused pid does not take a dead process's name.
     static func processTag() -> String { String(UUID().uuidString.prefix(8)).lowercased() }
 
