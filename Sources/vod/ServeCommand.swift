@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     var shutdownTimeout: Double?
 
     @Option(help: ArgumentHelp(
-        "Memory for recently served segments, such as 256M, for the requests not sent from the file with sendfile (a connection that asks to close, a request pipelined behind another); 0 reads those from disk (env VOD_SEGMENT_CACHE_SIZE; default 256M).",
+        "Memory for recently served segments of ready titles, such as 256M: a held segment is answered from memory, others are sent from the file (env VOD_SEGMENT_CACHE_SIZE; default 256M; 0 holds none).",
         valueName: "size"))
     var segmentCacheSize: String?
 

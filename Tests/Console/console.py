@@ -340,6 +340,33 @@ class Session:
             state["duration"] = next((item["duration"] for item in media if item["title"] == "resumed"), None)
             self.report["resume"] = state
         await self.phase("resume", resume)
+
+        async def leave_while_reading():
+            # The library, left for a title while it still reads the list (held back here), leaves the title's
+            # page alone when the list arrives: any page error is reported.
+            asked, release = asyncio.get_running_loop().create_future(), asyncio.get_running_loop().create_future()
+
+            async def hold(route):
+                if not asked.done():
+                    asked.set_result(None)
+                await release
+                await route.continue_()
+            media = await (await page.request.get(f"{url}/api/media")).json()
+            await page.route("**/api/media", hold)
+            try:
+                await page.goto(f"{url}/")
+                await asyncio.wait_for(asked, TIMEOUT / 1000)
+                await page.evaluate("(id) => { location.hash = `#/media/${id}`; }", media[0]["id"])
+                await wait_until(page, "(title) => document.getElementById('player-heading')?.textContent === title",
+                                 arg=media[0]["title"])
+                async with page.expect_request_finished(lambda request: request.url.endswith("/api/media")):
+                    release.set_result(None)
+                await page.evaluate("new Promise((resolve) => setTimeout(resolve, 200))")
+            finally:
+                if not release.done():
+                    release.set_result(None)
+                await page.unroute("**/api/media", hold)
+        await self.phase("leave while reading", leave_while_reading)
         await context.close()
 
     # The server with an API key and a player script: the key is asked for and never served; the script is used.

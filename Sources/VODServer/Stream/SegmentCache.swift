@@ -11,10 +11,11 @@ import Synchronization
 /// into a fresh buffer, only the write to the socket. Files larger than `maximumFileSize` are not cached (and
 /// count as neither hit nor miss).
 ///
-/// Only the route reads it: the copy path, for the requests `StreamFastPath` does not send from the file with
-/// sendfile (a connection that asks to close, a request pipelined behind one still with Hummingbird, the first
-/// request of a file, whose lookup is not cached yet). There it measurably wins: 1.3–1.5× the req/s of
-/// reading the file each time (docs/bench-b-sendfile.md, which also compares it with sendfile).
+/// Two readers: `StreamFastPath` answers a ready title's segment it holds from memory (`heldBytes`) instead of
+/// sending the file with sendfile, and the route (the copy path, for the requests the fast path leaves to it: a
+/// connection that asks to close, a request pipelined behind one still with Hummingbird, the first request of a
+/// file, whose lookup is not cached yet) reads and fills it. Against reading the file each time it measurably
+/// wins: 1.3–1.5× the req/s (docs/bench-b-sendfile.md, which also compares it with sendfile).
 final class SegmentCache: Sendable {
     private struct Entry {
         let bytes: ByteBuffer

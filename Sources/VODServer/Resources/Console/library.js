@@ -22,8 +22,12 @@ export function showLibrary(main, announce) {
   const statusFilter = main.querySelector('#filter-status');
   const search = main.querySelector('#filter-search');
   const liveState = main.querySelector('#live-state');
+  const empty = main.querySelector('#library-empty');
+  // A refresh still reading when another page replaced this one renders nothing.
+  let stopped = false;
 
   const render = () => {
+    if (stopped) return;
     const wanted = statusFilter.value;
     const words = search.value.trim().toLocaleLowerCase();
     const shown = [...items.values()].sort(newestFirst)
@@ -46,8 +50,8 @@ export function showLibrary(main, announce) {
     const focused = document.activeElement;
     list.replaceChildren(...elements);
     if (focused && list.contains(focused)) focused.focus();
-    main.querySelector('#library-empty').hidden = elements.length > 0;
-    main.querySelector('#library-empty').textContent = items.size ? 'No title matches.' : 'No titles yet.';
+    empty.hidden = elements.length > 0;
+    empty.textContent = items.size ? 'No title matches.' : 'No titles yet.';
   };
 
   let buffered = null;
@@ -59,7 +63,7 @@ export function showLibrary(main, announce) {
       for (const item of all) items.set(item.id, item);
       for (const event of buffered) apply(event);
     } catch (error) {
-      announce(`The library could not be read: ${error.message}`);
+      if (!stopped) announce(`The library could not be read: ${error.message}`);
     }
     buffered = null;
     render();
@@ -73,7 +77,7 @@ export function showLibrary(main, announce) {
 
   statusFilter.addEventListener('change', render);
   search.addEventListener('input', render);
-  const stop = subscribe((event) => {
+  const unsubscribe = subscribe((event) => {
     if (event.type === 'open' || event.type === 'poll') {
       liveState.textContent = event.type === 'open' ? 'Live' : 'Updating every few seconds';
       refresh();
@@ -85,7 +89,10 @@ export function showLibrary(main, announce) {
       render();
     }
   });
-  return stop;
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
 }
 
 function newCard(id, items, announce, render) {

@@ -21,7 +21,10 @@ export function showPlayer(main, id, announce) {
   let startedWhileGrowing = false;
   let failedWhileGrowing = false;
 
+  // Work still under way when another page replaced this one (a save, a retry, a playback starting or failing)
+  // changes nothing: `main` holds the other page now.
   const show = (next) => {
+    if (stopped) return;
     item = next;
     heading.textContent = item.title;
     main.querySelector('#player-description').textContent = item.description ?? '';
@@ -42,6 +45,7 @@ export function showPlayer(main, id, announce) {
   };
 
   const note = (text, url) => {
+    if (stopped) return;
     const element = main.querySelector('#player-note');
     element.hidden = !text;
     element.textContent = text ?? '';
@@ -74,7 +78,7 @@ export function showPlayer(main, id, announce) {
       current.ready = menus;
       if (!menus) return note('This browser cannot play HLS by itself. Open the stream in Safari, VLC or ffplay:', item.stream_url);
       fillMenus(main, menus);
-      menus.onChange(() => fillMenus(main, menus));
+      menus.onChange(() => { if (!stopped) fillMenus(main, menus); });
       const audio = (item.tracks ?? []).filter((track) => track.type === 'audio' && track.status === 'rendition');
       if (menus.hidesAudioTracks && audio.length > 1) {
         note(`This browser plays the default audio track and offers no choice of the ${audio.length} the title has.`);
@@ -83,7 +87,7 @@ export function showPlayer(main, id, announce) {
   };
 
   video.addEventListener('error', () => {
-    if (!item || !video.error) return;
+    if (stopped || !item || !video.error) return;
     if (!startedWhileGrowing) {
       note(`The stream could not be played (${video.error.message || `media error ${video.error.code}`}).`);
     } else if (item.status === 'ready') {
