@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
             need X-API-Key; with a secret in VOD_API_SECRET or --api-secret-file they must also be signed \
-            (see the README). With neither, anyone can write, and a warning is logged at start.
+            (see docs/security.md). With neither, anyone can write, and a warning is logged at start.
             """
     )
 

@@ -1,4 +1,4 @@
-"""Verifies a webhook's Vod-Signature as the README shows a receiver doing it: verify.py HEADER BODY_FILE SECRET."""
+"""Verifies a webhook's Vod-Signature as docs/events-and-webhooks.md shows a receiver doing it: verify.py HEADER BODY_FILE SECRET."""
 import hashlib
 import hmac
 import sys

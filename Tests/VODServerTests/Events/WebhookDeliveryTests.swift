@@ -63,7 +63,7 @@ import VODTestSupport
         let verdicts = try [secret, secret + "x"].map { key in
             try ExternalTool.require("python3", [script, try #require(ready.signature), bodyFile.path, key]).standardOutput
         }
-        #expect(verdicts == ["True\n", "False\n"], "the README's Python receiver agrees")
+        #expect(verdicts == ["True\n", "False\n"], "the Python receiver of docs/events-and-webhooks.md agrees")
         #expect((ready.json["data"] as? [String: Any])?["ready?"] as? Bool == true)
 
         let listing = try ExternalTool.require("curl", ["-sf", "\(server.url)/api/webhooks/deliveries?limit=1000"])
