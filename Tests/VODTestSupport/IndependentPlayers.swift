@@ -40,17 +40,19 @@ public enum IndependentPlayers {
         return try JSONDecoder().decode(Programs.self, from: Data(output.standardOutput.utf8)).programs.count
     }
 
-    /// Plays `uri` to the end with GStreamer's playbin3 into fake sinks; returns its exit status and errors.
-    /// playbin3 reads HLS with `hlsdemux2`, GStreamer's current demuxer (playbin's is the older `hlsdemux`,
-    /// which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here). A player
-    /// that does not end in time fails with the last lines of its demuxer's log.
+    /// Plays `uri` to the end with GStreamer into fake sinks; returns its exit status and errors. Over HTTP it
+    /// plays with playbin3, which reads HLS with `hlsdemux2`, GStreamer's current demuxer (playbin's is the older
+    /// `hlsdemux`, which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here);
+    /// a `file://` playlist, which GStreamer 1.22's `hlsdemux2` cannot download, plays with playbin. A player that
+    /// does not end in time fails with the last lines of its demuxer's log.
     public static func gstreamerPlay(uri: String) throws -> ExternalTool.Output {
+        let player = uri.hasPrefix("http") ? "playbin3" : "playbin"
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
-        let environment = ["GST_DEBUG": "hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
+        let environment = ["GST_DEBUG": "hlsdemux:4,hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
                            "GST_DEBUG_FILE": log.path]
         do {
-            return try ExternalTool.run("gst-launch-1.0", ["-q", "playbin3", "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+            return try ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
                                         environment: environment, timeout: 120)
         } catch let error as ToolError {
             let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
