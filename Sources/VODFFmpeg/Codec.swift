@@ -35,19 +35,25 @@ public final class Codec: @unchecked Sendable {
     }
 
     /// A decoder for a demuxed stream, opened and ready for packets.
-    public static func decoder(for stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws -> Codec {
-        let parameters = stream.pointee.codecpar!
+    public static func decoder(for stream: MediaStream, threads: Int32 = 0) throws -> Codec {
+        let parameters = stream.pointer.pointee.codecpar!
         guard let found = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
             throw MediaError.unsupported("no decoder for codec \(name)")
         }
         let codec = try Codec(codec: found)
         try check(avcodec_parameters_to_context(codec.context, parameters), "configure decoder")
-        codec.context.pointee.pkt_timebase = stream.pointee.time_base
+        codec.context.pointee.pkt_timebase = stream.pointer.pointee.time_base
         codec.context.pointee.thread_count = threads
         try check(avcodec_open2(codec.context, found, nil), "open decoder")
         return codec
     }
+
+    /// Makes a decoder drop every frame but keyframes, which then decode alone.
+    public func skipNonKeyframes() { context.pointee.skip_frame = AVDISCARD_NONKEY }
+
+    /// The codec's time base: of the packets an encoder gives, of the timestamps a decoder is given.
+    public var timeBase: Rational { Rational(context.pointee.time_base) }
 
     /// An encoder by name, configured by `configure` and then opened with `options`.
     public static func encoder(

@@ -124,8 +124,8 @@ final class RungEncoder: @unchecked Sendable {
             context.pointee.height = Int32(rung.height)
             context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            context.pointee.time_base = frameRate.timeBase
-            context.pointee.framerate = frameRate.rate
+            context.pointee.time_base = frameRate.timeBase.avRational
+            context.pointee.framerate = frameRate.rate.avRational
             context.pointee.gop_size = frameRate.framesPerKeyframeInterval * 10
             context.pointee.keyint_min = frameRate.framesPerKeyframeInterval
             context.pointee.bit_rate = Int64(rung.bitrate)
