@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns an `AVCodecContext` used either to decode or to encode.
 public final class Codec: @unchecked Sendable {
     /// The owned codec context.
-    public let context: UnsafeMutablePointer<AVCodecContext>
+    let context: UnsafeMutablePointer<AVCodecContext>
     /// Where FFmpeg's log callback keeps this codec's last error message.
     private let logCapture: UnsafeMutablePointer<VODLogCapture>
 
@@ -49,23 +49,17 @@ public final class Codec: @unchecked Sendable {
         return codec
     }
 
-    /// Makes a decoder drop every frame but keyframes, which then decode alone.
-    public func skipNonKeyframes() { context.pointee.skip_frame = AVDISCARD_NONKEY }
-
-    /// The codec's time base: of the packets an encoder gives, of the timestamps a decoder is given.
-    public var timeBase: Rational { Rational(context.pointee.time_base) }
-
     /// An encoder by name, configured by `configure` and then opened with `options`.
     public static func encoder(
         named name: String,
         options: [String: String] = [:],
-        configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
+        configure: (EncoderContext) -> Void
     ) throws -> Codec {
         guard let found = avcodec_find_encoder_by_name(name) else {
             throw MediaError.unsupported("encoder \(name) is not available")
         }
         let codec = try Codec(codec: found)
-        configure(codec.context)
+        configure(EncoderContext(pointer: codec.context))
         let dictionary = OptionDictionary(options)
         try check(avcodec_open2(codec.context, found, &dictionary.pointer), "open encoder \(name)")
         return codec

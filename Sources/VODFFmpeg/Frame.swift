@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns one `AVFrame`, freed exactly once when the owner goes away.
 public final class Frame: @unchecked Sendable {
     /// The owned frame.
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    let pointer: UnsafeMutablePointer<AVFrame>
 
     public init() throws {
         guard let frame = av_frame_alloc() else { throw FFmpegError.outOfMemory("allocate frame") }

@@ -6,7 +6,7 @@ import CFFmpeg
 /// in `formats` may be probed, so playlists, concat scripts and SDP files are never interpreted.
 public final class InputFile: @unchecked Sendable {
     /// The owned demuxer context.
-    public let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: CancellationFlag
 
     /// Opens `path` and reads stream information.

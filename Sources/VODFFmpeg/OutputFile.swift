@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns a muxer (`AVFormatContext`) writing one output file.
 public final class OutputFile: @unchecked Sendable {
     /// The owned muxer context.
-    public let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
     private var isOpen = false
     private var headerWritten = false
 

@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns one `AVPacket`, freed exactly once when the owner goes away.
 public final class Packet: @unchecked Sendable {
     /// The owned packet.
-    public let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
 
     public init() throws {
         guard let packet = av_packet_alloc() else { throw FFmpegError.outOfMemory("allocate packet") }

@@ -14,12 +14,12 @@ public struct Rational: Sendable, Hashable {
     }
 
     /// The same fraction as FFmpeg's `AVRational`.
-    public init(_ rational: AVRational) {
+    init(_ rational: AVRational) {
         self.init(rational.num, rational.den)
     }
 
     /// This fraction as FFmpeg's `AVRational`, for a C field or call.
-    public var avRational: AVRational { AVRational(num: numerator, den: denominator) }
+    var avRational: AVRational { AVRational(num: numerator, den: denominator) }
 
     /// Whether both terms are above zero, as a real rate or time base is.
     public var isPositive: Bool { numerator > 0 && denominator > 0 }
