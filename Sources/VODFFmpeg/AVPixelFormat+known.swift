@@ -7,9 +7,3 @@ extension AVPixelFormat {
     /// Planar YUV 4:2:0, 8 bits, full range: what JPEG stills encode.
     public static let yuvj420p = AV_PIX_FMT_YUVJ420P
 }
-
-/// The sample formats the pipeline names.
-extension AVSampleFormat {
-    /// 32-bit float, one plane per channel: what the AAC and AC-3 encoders take.
-    public static let floatPlanar = AV_SAMPLE_FMT_FLTP
-}
