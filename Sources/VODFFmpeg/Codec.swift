@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns an `AVCodecContext` used either to decode or to encode.
 public final class Codec: @unchecked Sendable {
     /// The owned codec context.
-    public let context: UnsafeMutablePointer<AVCodecContext>
+    let context: UnsafeMutablePointer<AVCodecContext>
     /// Where FFmpeg's log callback keeps this codec's last error message.
     private let logCapture: UnsafeMutablePointer<VODLogCapture>
 
@@ -35,15 +35,15 @@ public final class Codec: @unchecked Sendable {
     }
 
     /// A decoder for a demuxed stream, opened and ready for packets.
-    public static func decoder(for stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws -> Codec {
-        let parameters = stream.pointee.codecpar!
+    public static func decoder(for stream: MediaStream, threads: Int32 = 0) throws -> Codec {
+        let parameters = stream.pointer.pointee.codecpar!
         guard let found = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
             throw MediaError.unsupported("no decoder for codec \(name)")
         }
         let codec = try Codec(codec: found)
         try check(avcodec_parameters_to_context(codec.context, parameters), "configure decoder")
-        codec.context.pointee.pkt_timebase = stream.pointee.time_base
+        codec.context.pointee.pkt_timebase = stream.pointer.pointee.time_base
         codec.context.pointee.thread_count = threads
         try check(avcodec_open2(codec.context, found, nil), "open decoder")
         return codec
@@ -53,13 +53,13 @@ public final class Codec: @unchecked Sendable {
     public static func encoder(
         named name: String,
         options: [String: String] = [:],
-        configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
+        configure: (EncoderContext) -> Void
     ) throws -> Codec {
         guard let found = avcodec_find_encoder_by_name(name) else {
             throw MediaError.unsupported("encoder \(name) is not available")
         }
         let codec = try Codec(codec: found)
-        configure(codec.context)
+        configure(EncoderContext(pointer: codec.context))
         let dictionary = OptionDictionary(options)
         try check(avcodec_open2(codec.context, found, &dictionary.pointer), "open encoder \(name)")
         return codec

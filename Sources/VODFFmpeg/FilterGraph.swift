@@ -10,14 +10,14 @@ public final class FilterGraph: @unchecked Sendable {
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// Builds the graph `description` for pictures of `input`, in the time base `timeBase`.
-    public init(description: String, input: PictureFormat, timeBase: AVRational, threads: Int32 = 0) throws {
+    public init(description: String, input: PictureFormat, timeBase: Rational, threads: Int32 = 0) throws {
         guard let graph = avfilter_graph_alloc() else { throw FFmpegError.outOfMemory("allocate filter graph") }
         self.graph = graph
         graph.pointee.nb_threads = threads
         do {
-            let aspect = input.sampleAspectRatio.num > 0 ? input.sampleAspectRatio : AVRational(num: 1, den: 1)
+            let aspect = input.sampleAspectRatio.numerator > 0 ? input.sampleAspectRatio : Rational(1, 1)
             let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.format.rawValue)"
-                + ":time_base=\(timeBase.num)/\(max(timeBase.den, 1)):pixel_aspect=\(aspect.num)/\(aspect.den)"
+                + ":time_base=\(timeBase.numerator)/\(max(timeBase.denominator, 1)):pixel_aspect=\(aspect.numerator)/\(aspect.denominator)"
             source = try Self.create("buffer", name: "in", arguments: arguments, in: graph)
             sink = try Self.create("buffersink", name: "out", arguments: nil, in: graph)
             try Self.parse(description, between: source, and: sink, in: graph)
@@ -31,7 +31,7 @@ public final class FilterGraph: @unchecked Sendable {
     deinit { avfilter_graph_free(&graph) }
 
     /// The time base of the pictures that come out, which a filter such as bwdif may change.
-    public var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+    public var outputTimeBase: Rational { Rational(av_buffersink_get_time_base(sink)) }
 
     /// Sends a picture into the graph; nil says no more pictures follow, so the filters let go of what they hold.
     public func push(_ frame: Frame?) throws {
@@ -81,17 +81,17 @@ public struct PictureFormat: Equatable, Sendable {
     public var width: Int32
     public var height: Int32
     public var format: AVPixelFormat
-    public var sampleAspectRatio: AVRational
+    public var sampleAspectRatio: Rational
 
     public init(of frame: Frame) {
         width = frame.width
         height = frame.height
         format = frame.pixelFormat
-        sampleAspectRatio = frame.pointer.pointee.sample_aspect_ratio
+        sampleAspectRatio = Rational(frame.pointer.pointee.sample_aspect_ratio)
     }
 
     public static func == (lhs: PictureFormat, rhs: PictureFormat) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.format == rhs.format
-            && av_cmp_q(lhs.sampleAspectRatio, rhs.sampleAspectRatio) == 0
+            && av_cmp_q(lhs.sampleAspectRatio.avRational, rhs.sampleAspectRatio.avRational) == 0
     }
 }

@@ -6,7 +6,7 @@ import CFFmpeg
 /// in `formats` may be probed, so playlists, concat scripts and SDP files are never interpreted.
 public final class InputFile: @unchecked Sendable {
     /// The owned demuxer context.
-    public let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: CancellationFlag
 
     /// Opens `path` and reads stream information.
@@ -60,44 +60,29 @@ public final class InputFile: @unchecked Sendable {
     public var bitRate: Int64? { context.pointee.bit_rate > 0 ? context.pointee.bit_rate : nil }
 
     /// The demuxed streams.
-    public var streams: [UnsafeMutablePointer<AVStream>] {
-        (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
+    public var streams: [MediaStream] {
+        (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0].map(MediaStream.init) }
     }
 
     /// The best stream of a type, as FFmpeg chooses it, or nil. With `related`, only streams of the same
     /// program count: the audio of a transport stream's program whose video is transcoded.
-    public func bestStream(_ type: AVMediaType, relatedTo related: UnsafeMutablePointer<AVStream>? = nil)
-        -> UnsafeMutablePointer<AVStream>? {
-        let index = av_find_best_stream(context, type, -1, related.map { $0.pointee.index } ?? -1, nil, 0)
+    public func bestStream(_ type: MediaType, relatedTo related: MediaStream? = nil) -> MediaStream? {
+        let index = av_find_best_stream(context, type.avMediaType, -1, related?.index ?? -1, nil, 0)
         guard index >= 0 else { return nil }
-        return context.pointee.streams[Int(index)]
-    }
-
-    /// A stream's ISO 639-2 language code, such as `fre`, when the container gives one other than `und`.
-    public static func language(of stream: UnsafeMutablePointer<AVStream>) -> String? {
-        guard let code = metadata("language", of: stream)?.lowercased() else { return nil }
-        return code.isEmpty || code == "und" ? nil : code
-    }
-
-    /// A stream's metadata entry, such as its `title`.
-    public static func metadata(_ key: String, of stream: UnsafeMutablePointer<AVStream>) -> String? {
-        guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else {
-            return nil
-        }
-        return String(cString: value)
+        return context.pointee.streams[Int(index)].map(MediaStream.init)
     }
 
     /// The streams of the program that holds `related`, in the file's order; every stream when the file has no
     /// programs.
-    public func streams(inProgramOf related: UnsafeMutablePointer<AVStream>) -> [UnsafeMutablePointer<AVStream>] {
-        guard let program = av_find_program_from_stream(context, nil, related.pointee.index) else { return streams }
+    public func streams(inProgramOf related: MediaStream) -> [MediaStream] {
+        guard let program = av_find_program_from_stream(context, nil, related.index) else { return streams }
         let members = Set((0..<Int(program.pointee.nb_stream_indexes)).map { Int32(program.pointee.stream_index[$0]) })
-        return streams.filter { members.contains($0.pointee.index) }
+        return streams.filter { members.contains($0.index) }
     }
 
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.
-    public func discardStreams(except kept: [UnsafeMutablePointer<AVStream>]) {
-        for stream in streams where !kept.contains(stream) { stream.pointee.discard = AVDISCARD_ALL }
+    public func discardStreams(except kept: [MediaStream]) {
+        for stream in streams where !kept.contains(stream) { stream.pointer.pointee.discard = AVDISCARD_ALL }
     }
 
     /// Moves the demuxer to the last keyframe at or before `seconds` of the file's timeline, so that decoding

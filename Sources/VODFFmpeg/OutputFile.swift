@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns a muxer (`AVFormatContext`) writing one output file.
 public final class OutputFile: @unchecked Sendable {
     /// The owned muxer context.
-    public let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
     private var isOpen = false
     private var headerWritten = false
 
@@ -42,7 +42,7 @@ public final class OutputFile: @unchecked Sendable {
     }
 
     /// The time base the muxer chose for a stream.
-    public func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
+    public func timeBase(ofStream index: Int) -> Rational { Rational(context.pointee.streams[index]!.pointee.time_base) }
 
     /// Writes one packet as is, without interleaving; the caller keeps packets in decode order.
     public func write(_ packet: Packet) throws {

@@ -3,7 +3,7 @@ import CFFmpeg
 /// Owns one `AVPacket`, freed exactly once when the owner goes away.
 public final class Packet: @unchecked Sendable {
     /// The owned packet.
-    public let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
 
     public init() throws {
         guard let packet = av_packet_alloc() else { throw FFmpegError.outOfMemory("allocate packet") }
@@ -41,6 +41,8 @@ public final class Packet: @unchecked Sendable {
         get { pointer.pointee.duration }
         set { pointer.pointee.duration = newValue }
     }
+    /// Whether the packet has a presentation timestamp.
+    public var hasPTS: Bool { pointer.pointee.pts != vod_nopts_value() }
     public var size: Int { Int(pointer.pointee.size) }
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
@@ -50,7 +52,7 @@ public final class Packet: @unchecked Sendable {
     }
 
     /// Converts timestamps from one time base to another.
-    public func rescale(from source: AVRational, to destination: AVRational) {
-        av_packet_rescale_ts(pointer, source, destination)
+    public func rescale(from source: Rational, to destination: Rational) {
+        av_packet_rescale_ts(pointer, source.avRational, destination.avRational)
     }
 }

@@ -37,6 +37,9 @@ public final class Scaler: @unchecked Sendable {
         self.sourceFormat = sourceFormat
     }
 
+    /// Bicubic scaling with accurate rounding, for stills that are looked at closely.
+    public static let accurateBicubic: Int32 = SWS_BICUBIC | SWS_ACCURATE_RND
+
     /// Enough for a picture being encoded plus those queued for the rungs scaled from it.
     private static let keptOutputs = 4
 

@@ -1,4 +1,3 @@
-import CFFmpeg
 
 /// What an audio rendition is encoded as: AAC-LC stereo for every player, AC-3 5.1 for surround systems.
 struct AudioFormat: Sendable, Equatable {

@@ -1,9 +1,8 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// One audio track of the source: decoded once, encoded once to AAC, and what the master playlist says of it.
 final class AudioTrack {
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: MediaStream
     let decoder: Codec
     /// AAC stereo, for every player.
     let encoder: AudioEncoderStage
@@ -22,15 +21,15 @@ final class AudioTrack {
 
     /// Opens the track's decoder and encoders; `name` is its NAME in the master (see `TrackPlan`). Without
     /// `keepsSurround` a surround track is AAC stereo only.
-    init(stream: UnsafeMutablePointer<AVStream>, name: String, bitrate: Int, keepsSurround: Bool = true) throws {
+    init(stream: MediaStream, name: String, bitrate: Int, keepsSurround: Bool = true) throws {
         self.stream = stream
         self.name = name
         decoder = try Codec.decoder(for: stream)
-        let code = InputFile.language(of: stream)
+        let code = stream.language
         encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate))
-        surround = keepsSurround && stream.pointee.codecpar.pointee.ch_layout.nb_channels >= 6
+        surround = keepsSurround && stream.channelCount >= 6
             ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround) : nil
         language = LanguageTag.rfc5646(code)
-        isDefault = stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
+        isDefault = stream.isDefault
     }
 }

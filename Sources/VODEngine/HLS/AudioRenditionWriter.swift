@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -23,13 +22,13 @@ final class AudioRenditionWriter {
 
     /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in.
     func add(_ packet: Packet) throws {
-        let time = Double(packet.pts) * av_q2d(encoder.context.pointee.time_base)
+        let time = Double(packet.pts) * encoder.timeBase.value
         if files.current == nil { try files.start(at: 0) }
         while time >= boundary {
             try files.start(at: boundary)
             boundary = schedule.nextBoundary()
         }
-        try files.write(try packet.reference(), stream: 0, timeBase: encoder.context.pointee.time_base)
+        try files.write(try packet.reference(), stream: 0, timeBase: encoder.timeBase)
     }
 
     /// Closes the last segment at `end` seconds (with the video's remaining cuts, should the audio stop short

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -55,8 +54,8 @@ final class HLSSegmenter {
 
     /// Takes an encoded video packet (in the video encoder's time base) and writes what is due.
     func add(video packet: Packet) throws {
-        let time = seconds(packet.pts, video.context.pointee.time_base)
-        try writeAudio(upTo: seconds(packet.dts, video.context.pointee.time_base))
+        let time = video.timeBase.seconds(packet.pts)
+        try writeAudio(upTo: video.timeBase.seconds(packet.dts))
         if packet.isKeyframe {
             if videoCodec == nil { videoCodec = CodecString.avc(annexB: packet.bytes) }
             let target = durations.target(ofSegment: firstSegment + files.segments.count - 1)
@@ -68,11 +67,11 @@ final class HLSSegmenter {
                 segmentStart = time
             }
             let offset = files.current!.position
-            try files.write(packet, stream: 0, timeBase: video.context.pointee.time_base)
+            try files.write(packet, stream: 0, timeBase: video.timeBase)
             iFrames.append(IFrame(segmentIndex: files.segments.count - 1, offset: offset,
                                   length: files.current!.position - offset, time: time, duration: 0))
         } else {
-            try files.write(packet, stream: 0, timeBase: video.context.pointee.time_base)
+            try files.write(packet, stream: 0, timeBase: video.timeBase)
         }
     }
 
@@ -101,16 +100,12 @@ final class HLSSegmenter {
         guard let audio, files.current != nil else { return }
         var written = 0
         for packet in pendingAudio {
-            if seconds(packet.dts, audio.context.pointee.time_base) > limit { break }
+            if audio.timeBase.seconds(packet.dts) > limit { break }
             if keepsFirstSegmentAudio && files.segments.count == 1 { firstSegmentAudio.append(try packet.reference()) }
-            try files.write(packet, stream: 1, timeBase: audio.context.pointee.time_base)
+            try files.write(packet, stream: 1, timeBase: audio.timeBase)
             written += 1
         }
         pendingAudio.removeFirst(written)
         if dropLater { pendingAudio.removeAll() }
-    }
-
-    private func seconds(_ value: Int64, _ timeBase: AVRational) -> Double {
-        Double(value) * Double(timeBase.num) / Double(timeBase.den)
     }
 }

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -72,12 +71,12 @@ final class SegmentFiles {
     }
 
     /// Writes `packet`, in `timeBase`, as stream `stream` of the current segment.
-    func write(_ packet: Packet, stream: Int32, timeBase: AVRational) throws {
+    func write(_ packet: Packet, stream: Int32, timeBase: Rational) throws {
         guard let output = current else { return }
         let streamTimeBase = output.timeBase(ofStream: Int(stream))
         packet.streamIndex = stream
         packet.rescale(from: timeBase, to: streamTimeBase)
-        let offset = Int64((Self.timelineOffset * Double(streamTimeBase.den) / Double(streamTimeBase.num)).rounded())
+        let offset = streamTimeBase.ticks(Self.timelineOffset)
         packet.pts += offset
         packet.dts += offset
         try output.write(packet)

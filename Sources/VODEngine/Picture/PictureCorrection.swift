@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -21,14 +20,13 @@ struct PictureCorrection: Sendable {
     init(stream: StreamPicture, firstFrame: Frame) {
         if let order = stream.fieldOrder {
             deinterlace = (order, true)
-        } else if let order = FieldOrder(frame: firstFrame) {
+        } else if let order = firstFrame.fieldOrder {
             deinterlace = (order, false)
         }
         toneMapFrom = stream.needsToneMapping ? stream.colour.transfer : nil
         peakLuminance = stream.peakLuminance
         colour = stream.colour
-        let descriptor = av_pix_fmt_desc_get(firstFrame.pixelFormat)
-        rgb = descriptor.map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
+        rgb = firstFrame.isRGB
     }
 
     /// The libavfilter graph description, or nil when pictures need no correction.

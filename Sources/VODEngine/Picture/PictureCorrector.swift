@@ -1,4 +1,3 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// Applies a stream's `PictureCorrection` to its decoded pictures through a libavfilter graph.
@@ -7,12 +6,12 @@ import VODFFmpeg
 /// mid-stream. Pictures that need no correction are passed on as they are.
 final class PictureCorrector {
     private let stream: StreamPicture
-    private let timeBase: AVRational
+    private let timeBase: Rational
     private var graph: FilterGraph?
     private var format: PictureFormat?
     private let filtered: Frame
 
-    init(stream: StreamPicture, timeBase: AVRational) throws {
+    init(stream: StreamPicture, timeBase: Rational) throws {
         self.stream = stream
         self.timeBase = timeBase
         filtered = try Frame()
@@ -48,9 +47,7 @@ final class PictureCorrector {
         while try graph.pull(into: filtered) {
             defer { filtered.unreference() }
             // bwdif doubles the time base for field rate; the duration is copied from the input as it was.
-            let output = graph.outputTimeBase
-            filtered.pts = av_rescale_q(filtered.pts, output, timeBase)
-            filtered.pointer.pointee.best_effort_timestamp = filtered.pts
+            filtered.setTimestamp(graph.outputTimeBase.rescale(filtered.pts, to: timeBase))
             try emit(filtered)
         }
     }

@@ -1,4 +1,4 @@
-import CFFmpeg
+import VODFFmpeg
 
 /// A source's colour description as H.273 code points (the values of FFmpeg's `AVColor*` enums), with what a
 /// player would assume filled in where the stream says nothing.
@@ -9,25 +9,25 @@ struct SourceColour: Equatable, Sendable {
     var fullRange: Bool
 
     /// The SMPTE ST 2084 (PQ) transfer.
-    static let pq = Int32(AVCOL_TRC_SMPTE2084.rawValue)
+    static let pq: Int32 = 16
     /// The ARIB STD-B67 (HLG) transfer.
-    static let hlg = Int32(AVCOL_TRC_ARIB_STD_B67.rawValue)
+    static let hlg: Int32 = 18
+    /// The BT.709 transfer.
+    static let bt709: Int32 = 1
 
     /// Reads the stream's tags; an unspecified matrix gets the convention for the height, as players assume it
     /// (BT.709 for HD, BT.601 for SD, BT.2020 for an HDR transfer). Unspecified primaries are taken as BT.709
     /// (BT.2020 for HDR): only tagged SD primaries are converted, rather than shifting colours on a guess.
-    init(parameters: AVCodecParameters, transfer knownTransfer: Int32? = nil) {
-        let sd = parameters.height > 0 && parameters.height <= 576
-        let transfer = knownTransfer ?? Self.specified(parameters.color_trc.rawValue)
+    init(stream: MediaStream, transfer knownTransfer: Int32? = nil) {
+        let sd = stream.height > 0 && stream.height <= 576
+        let transfer = knownTransfer ?? Self.specified(stream.colourTransfer)
         let hdr = transfer == Self.pq || transfer == Self.hlg
         let fallbackPrimaries: Int32 = hdr ? 9 : 1
         let fallbackMatrix: Int32 = hdr ? 9 : sd ? 6 : 1
-        self.primaries = Self.specified(parameters.color_primaries.rawValue) ?? fallbackPrimaries
+        self.primaries = Self.specified(stream.colourPrimaries) ?? fallbackPrimaries
         self.transfer = transfer ?? (sd ? 6 : 1)
-        self.matrix = Self.specified(parameters.color_space.rawValue) ?? fallbackMatrix
-        let format = AVPixelFormat(rawValue: parameters.format)
-        self.fullRange = parameters.color_range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
-                                                                       AV_PIX_FMT_YUVJ444P].contains(format)
+        self.matrix = Self.specified(stream.colourMatrix) ?? fallbackMatrix
+        self.fullRange = stream.isFullRange
     }
 
     /// Whether pictures can be encoded as BT.709 limited range without converting them. SD's BT.601 transfer is

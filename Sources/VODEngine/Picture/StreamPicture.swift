@@ -1,4 +1,3 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// What a video stream says about its pictures: dynamic range, fields, colour and light level.
@@ -14,16 +13,12 @@ struct StreamPicture: Sendable {
     /// The Dolby Vision profile and base-layer compatibility id, when the stream has a configuration record.
     let dolbyVision: (profile: Int32, compatibility: Int32)?
 
-    init(stream: UnsafeMutablePointer<AVStream>) {
-        let parameters = stream.pointee.codecpar.pointee
-        var profile: Int32 = -1
-        var compatibility: Int32 = -1
-        vod_stream_dolby_vision(stream, &profile, &compatibility)
-        dolbyVision = profile >= 0 ? (profile, compatibility) : nil
-        let baseTransfer = Self.baseLayerTransfer(compatibility: compatibility)
-        colour = SourceColour(parameters: parameters, transfer: baseTransfer)
-        peakLuminance = vod_stream_peak_luminance(stream)
-        fieldOrder = FieldOrder(parameters.field_order)
+    init(stream: MediaStream) {
+        dolbyVision = stream.dolbyVision
+        let baseTransfer = dolbyVision.flatMap { Self.baseLayerTransfer(compatibility: $0.compatibility) }
+        colour = SourceColour(stream: stream, transfer: baseTransfer)
+        peakLuminance = stream.peakLuminance
+        fieldOrder = stream.fieldOrder
         if dolbyVision != nil {
             dynamicRange = .dolbyVision
         } else if colour.transfer == SourceColour.pq {
@@ -54,30 +49,9 @@ struct StreamPicture: Sendable {
     private static func baseLayerTransfer(compatibility: Int32) -> Int32? {
         switch compatibility {
         case 1, 6: SourceColour.pq
-        case 2: Int32(AVCOL_TRC_BT709.rawValue)
+        case 2: SourceColour.bt709
         case 4: SourceColour.hlg
         default: nil
         }
-    }
-}
-
-/// Which field of an interlaced picture is shown first.
-enum FieldOrder: Sendable, Equatable {
-    case topFirst
-    case bottomFirst
-
-    /// The display order of FFmpeg's field order, or nil for progressive or unknown.
-    init?(_ order: AVFieldOrder) {
-        switch order {
-        case AV_FIELD_TT, AV_FIELD_BT: self = .topFirst
-        case AV_FIELD_BB, AV_FIELD_TB: self = .bottomFirst
-        default: return nil
-        }
-    }
-
-    /// The order a decoded frame says its fields have, or nil when the frame is progressive.
-    init?(frame: Frame) {
-        guard frame.pointer.pointee.interlaced_frame != 0 else { return nil }
-        self = frame.pointer.pointee.top_field_first != 0 ? .topFirst : .bottomFirst
     }
 }

@@ -1,4 +1,3 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// Encodes one audio track once, in one `AudioFormat` (AAC-LC stereo, or AC-3 5.1), at 48 kHz.
@@ -25,15 +24,13 @@ final class AudioEncoderStage {
         self.format = format
         let channels = Int32(format.channels)
         encoder = try Codec.encoder(named: format.encoder) { context in
-            context.pointee.sample_rate = Self.sampleRate
-            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            av_channel_layout_default(&context.pointee.ch_layout, channels)
-            context.pointee.bit_rate = Int64(format.bitrate)
-            context.pointee.time_base = AVRational(num: 1, den: Self.sampleRate)
-            if format.encoder == "aac" { context.pointee.profile = FF_PROFILE_AAC_LOW }
+            context.setAudio(sampleRate: Self.sampleRate, format: .floatPlanar, channels: channels)
+            context.setBitRate(Int64(format.bitrate))
+            context.setTiming(timeBase: Rational(1, Self.sampleRate))
+            if format.encoder == "aac" { context.useAACLowComplexity() }
         }
-        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: channels, format: AV_SAMPLE_FMT_FLTP)
-        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels, sampleRate: Self.sampleRate)
+        resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: channels, format: .floatPlanar)
+        fifo = try AudioFIFO(format: .floatPlanar, channels: channels, sampleRate: Self.sampleRate)
         packet = try Packet()
     }
 
@@ -41,9 +38,7 @@ final class AudioEncoderStage {
     /// `mp4a.40.2`.
     var codecString: String? {
         guard format.encoder == "aac" else { return "ac-3" }
-        return encoder.context.pointee.extradata.flatMap {
-            CodecString.mp4a(audioSpecificConfig: UnsafeBufferPointer(start: $0, count: Int(encoder.context.pointee.extradata_size)))
-        }
+        return encoder.extradata.flatMap(CodecString.mp4a)
     }
 
     /// Where the audio received so far ends on the video timeline, in seconds.
@@ -89,7 +84,7 @@ final class AudioEncoderStage {
     }
 
     private func encodeFullFrames(emit: (Packet) throws -> Void) throws {
-        let frameSize = encoder.context.pointee.frame_size
+        let frameSize = encoder.frameSize
         while fifo.count >= frameSize {
             try encode(try fifo.read(frameSize), emit: emit)
         }

@@ -1,4 +1,3 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// Turns planar YUV 4:2:0 pictures by a quarter, half or three-quarter turn clockwise, so phone videos with
@@ -14,9 +13,9 @@ enum PictureRotator {
         for plane in 0..<3 {
             let shift: Int32 = plane == 0 ? 0 : 1
             rotatePlane(
-                source: source.pointer.pointee.data(plane), sourceStride: Int(source.pointer.pointee.linesize(plane)),
+                source: source.planeData(plane)!, sourceStride: source.lineSize(ofPlane: plane),
                 sourceWidth: Int(source.width >> shift), sourceHeight: Int(source.height >> shift),
-                destination: output.pointer.pointee.data(plane), destinationStride: Int(output.pointer.pointee.linesize(plane)),
+                destination: output.planeData(plane)!, destinationStride: output.lineSize(ofPlane: plane),
                 degrees: degrees
             )
         }
@@ -51,17 +50,5 @@ enum PictureRotator {
                 }
             }
         }
-    }
-}
-
-extension AVFrame {
-    /// The data pointer of plane `index`.
-    func data(_ index: Int) -> UnsafeMutablePointer<UInt8> {
-        withUnsafeBytes(of: data) { $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutablePointer<UInt8>>.stride, as: UnsafeMutablePointer<UInt8>.self) }
-    }
-
-    /// The line size of plane `index`.
-    func linesize(_ index: Int) -> Int32 {
-        withUnsafeBytes(of: linesize) { $0.load(fromByteOffset: index * MemoryLayout<Int32>.stride, as: Int32.self) }
     }
 }

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -82,7 +81,7 @@ final class RungEncoder: @unchecked Sendable {
                 for follower in followers { try follower.push(.video(try scaled.reference(), isKeyframe: isKeyframe)) }
                 let picture = rotation == 0 ? scaled : try PictureRotator.rotate(scaled, clockwise: rotation)
                 picture.pts = frame.pts
-                picture.pointer.pointee.pict_type = isKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+                picture.forcesKeyframe = isKeyframe
                 try encoder.send(picture)
                 try drain()
                 frames = frame.pts + 1
@@ -120,22 +119,15 @@ final class RungEncoder: @unchecked Sendable {
             "x264-params": "scenecut=0:open-gop=0",
             "threads": "\(threads)",
         ]) { context in
-            context.pointee.width = Int32(rung.width)
-            context.pointee.height = Int32(rung.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            context.pointee.time_base = frameRate.timeBase
-            context.pointee.framerate = frameRate.rate
-            context.pointee.gop_size = frameRate.framesPerKeyframeInterval * 10
-            context.pointee.keyint_min = frameRate.framesPerKeyframeInterval
-            context.pointee.bit_rate = Int64(rung.bitrate)
-            context.pointee.rc_max_rate = Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio)
-            context.pointee.rc_buffer_size = Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds)
+            context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
+                               sampleAspectRatio: Rational(1, 1))
+            context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
+            context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
+                                        minimum: frameRate.framesPerKeyframeInterval)
+            context.setBitRate(Int64(rung.bitrate), maximum: Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio),
+                               bufferSize: Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds))
             // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
-            context.pointee.colorspace = AVCOL_SPC_BT709
-            context.pointee.color_range = AVCOL_RANGE_MPEG
+            context.tagBT709LimitedRange()
         }
     }
 
@@ -144,12 +136,12 @@ final class RungEncoder: @unchecked Sendable {
         let turned = rotation % 180 != 0
         let width = Int32(turned ? rung.height : rung.width)
         let height = Int32(turned ? rung.width : rung.height)
-        guard frame.width != width || frame.height != height || frame.pixelFormat != AV_PIX_FMT_YUV420P else {
+        guard frame.width != width || frame.height != height || frame.pixelFormat != .yuv420p else {
             return try frame.reference()
         }
         if scaler == nil || scaler?.sourceWidth != frame.width || scaler?.sourceHeight != frame.height
             || scaler?.sourceFormat != frame.pixelFormat {
-            scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, AV_PIX_FMT_YUV420P)
+            scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, .yuv420p)
         }
         return try scaler!.scale(frame)
     }

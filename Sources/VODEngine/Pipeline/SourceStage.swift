@@ -1,4 +1,3 @@
-import CFFmpeg
 import VODFFmpeg
 
 /// What part of the source a stage reads.
@@ -28,7 +27,7 @@ final class SourceStage {
     private let measuredAudio: [Int32]
     private var measuredAudioEnd = 0.0
     /// The picture transcoded, nil for an audio-only source.
-    private let videoStream: UnsafeMutablePointer<AVStream>?
+    private let videoStream: MediaStream?
     private let videoDecoder: Codec?
     /// The audio tracks of the video's program, in the source's order.
     let audioTracks: [AudioTrack]
@@ -68,23 +67,23 @@ final class SourceStage {
         }
         videoStream = video
         readsTracksOnly = picture != nil && video == nil
-        let sourceRate = picture.map(MediaProber.frameRate) ?? AVRational(num: 0, den: 1)
+        let sourceRate = picture.map(MediaProber.frameRate) ?? Rational(0, 1)
         if let video {
             let picture = StreamPicture(stream: video)
             try picture.checkConvertible()
-            corrector = try PictureCorrector(stream: picture, timeBase: video.pointee.time_base)
+            corrector = try PictureCorrector(stream: picture, timeBase: video.timeBase)
             videoDecoder = try Codec.decoder(for: video)
         } else {
             corrector = nil
             videoDecoder = nil
         }
         converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
-        sourceFrameDuration = sourceRate.num > 0 && sourceRate.den > 0 ? Double(sourceRate.den) / Double(sourceRate.num) : 1.0 / 30
+        sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
         let plan = TrackPlan(input: input, video: picture)
         let readsTracks = if case .chunk = window { false } else { true }
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
         let measured = isLastChunk ? plan.audio.map(\.stream) : []
-        measuredAudio = measured.map { $0.pointee.index }
+        measuredAudio = measured.map(\.index)
         // An audio-only title is AAC stereo only: its variants are the audio itself, and a player that switches
         // by bandwidth from AAC to AC-3 in mid-stream stops if it cannot change decoders (GStreamer's hlsdemux).
         audioTracks = !readsTracks ? [] : plan.audio.compactMap { track in
@@ -115,7 +114,7 @@ final class SourceStage {
         let outputs = Outputs(video: { _, _ in }, audio: { _, _ in })
         while zero == nil, try input.read(into: packet) {
             defer { packet.unreference() }
-            guard packet.streamIndex == videoStream.pointee.index else { continue }
+            guard packet.streamIndex == videoStream.index else { continue }
             try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
         }
         if zero == nil {
@@ -180,14 +179,14 @@ final class SourceStage {
         let total = input.duration ?? 0
         while converter.nextIndex < frames.upperBound, try input.read(into: packet) {
             defer { packet.unreference() }
-            if let videoStream, let videoDecoder, packet.streamIndex == videoStream.pointee.index {
+            if let videoStream, let videoDecoder, packet.streamIndex == videoStream.index {
                 try decode(packet, with: videoDecoder, into: frame) { try self.pushVideo($0, outputs) }
                 if total > 0 { progress(min(converter.emittedDuration / total, 1)) }
-            } else if let track = subtitleTracks.first(where: { $0.stream.pointee.index == packet.streamIndex }) {
+            } else if let track = subtitleTracks.first(where: { $0.stream.index == packet.streamIndex }) {
                 track.add(packet)
             } else if measuredAudio.contains(packet.streamIndex) {
                 measure(packet)
-            } else if let index = audioTracks.firstIndex(where: { $0.stream.pointee.index == packet.streamIndex }) {
+            } else if let index = audioTracks.firstIndex(where: { $0.stream.index == packet.streamIndex }) {
                 try decode(packet, with: audioTracks[index].decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
                 if !hasVideo, total > 0 { progress(min(audioEncodings[0].queuedDuration / total, 1)) }
             }
@@ -201,23 +200,21 @@ final class SourceStage {
     /// whole frame of samples for the last packet, also when the container shortens its duration, as the
     /// decoding of the whole title does.
     private func measure(_ packet: Packet) {
-        guard let zero, packet.pts != vod_nopts_value(), let stream = input.streams.first(where: { $0.pointee.index == packet.streamIndex })
-        else { return }
-        let parameters = stream.pointee.codecpar.pointee
-        let frame = parameters.sample_rate > 0 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : 0
-        let duration = max(Self.seconds(packet.duration, stream.pointee.time_base), frame)
-        measuredAudioEnd = max(measuredAudioEnd, Self.seconds(packet.pts, stream.pointee.time_base) + duration - zero)
+        guard let zero, packet.hasPTS, let stream = input.streams.first(where: { $0.index == packet.streamIndex }) else { return }
+        let frame = stream.sampleRate > 0 ? Double(stream.frameSize) / Double(stream.sampleRate) : 0
+        let duration = max(stream.timeBase.seconds(packet.duration), frame)
+        measuredAudioEnd = max(measuredAudioEnd, stream.timeBase.seconds(packet.pts) + duration - zero)
     }
 
     private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {
-        guard frame.bestEffortTimestamp != vod_nopts_value(), let corrector else { return }
+        guard frame.hasBestEffortTimestamp, let corrector else { return }
         try corrector.push(frame) { try self.show($0, outputs) }
     }
 
     /// Places a corrected picture on the output timeline, which starts at the first picture shown.
     private func show(_ picture: Frame, _ outputs: Outputs) throws {
         guard let videoStream else { return }
-        let start = Self.seconds(picture.pts, videoStream.pointee.time_base)
+        let start = videoStream.timeBase.seconds(picture.pts)
         if zero == nil {
             zero = start
             for (index, track) in audioTracks.enumerated() {
@@ -226,7 +223,7 @@ final class SourceStage {
                 for frame in held { try pushAudio(frame, track: index, outputs) }
             }
         }
-        let reported = Self.seconds(picture.pointer.pointee.pkt_duration, videoStream.pointee.time_base)
+        let reported = videoStream.timeBase.seconds(picture.packetDuration)
         let duration = reported > 0 && reported < 10 ? reported : sourceFrameDuration
         try converter.push(try picture.reference(), time: start - (zero ?? start), duration: duration, emit: outputs.video)
     }
@@ -235,14 +232,14 @@ final class SourceStage {
         let track = audioTracks[index]
         let timestamp = frame.bestEffortTimestamp
         if zero == nil, !hasVideo {
-            zero = timestamp == vod_nopts_value() ? 0 : Self.seconds(timestamp, track.stream.pointee.time_base)
+            zero = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) : 0
         }
         guard let zero else {
             track.held.append(try frame.reference())
             if track.held.count > Self.heldAudioLimit { track.held.removeFirst() }
             return
         }
-        let time = timestamp == vod_nopts_value() ? nil : Self.seconds(timestamp, track.stream.pointee.time_base) - zero
+        let time = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) - zero : nil
         for encoding in track.encoders {
             let output = audioEncodings.firstIndex { $0 === encoding }!
             try encoding.push(frame, time: time) { try outputs.audio(output, $0) }
@@ -295,9 +292,5 @@ final class SourceStage {
     private static func describe(_ error: FFmpegError, from decoder: Codec) -> String {
         let message = decoder.lastLoggedError ?? error.averror.map(FFmpegError.message) ?? error.description
         return "\(decoder.name): \(message)"
-    }
-
-    private static func seconds(_ value: Int64, _ timeBase: AVRational) -> Double {
-        Double(value) * Double(timeBase.num) / Double(timeBase.den)
     }
 }

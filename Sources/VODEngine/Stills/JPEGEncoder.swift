@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -11,15 +10,12 @@ enum JPEGEncoder {
     /// The JPEG bytes of `frame`, a `yuvj420p` picture.
     static func encode(_ frame: Frame) throws -> Data {
         let codec = try Codec.encoder(named: "mjpeg") { context in
-            context.pointee.width = frame.width
-            context.pointee.height = frame.height
-            context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
-            context.pointee.color_range = AVCOL_RANGE_JPEG
-            context.pointee.time_base = AVRational(num: 1, den: 25)
-            context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
-            context.pointee.global_quality = Int32(FF_QP2LAMBDA) * quality
+            context.setPicture(width: frame.width, height: frame.height, pixelFormat: .yuvj420p)
+            context.tagFullRange()
+            context.setTiming(timeBase: Rational(1, 25))
+            context.useFixedQuantiser(quality)
         }
-        frame.pointer.pointee.quality = Int32(FF_QP2LAMBDA) * quality
+        frame.setQuantiser(quality)
         frame.pts = 0
         try codec.send(frame)
         try codec.send(nil as Frame?)

@@ -10,11 +10,10 @@ struct LumaStatistics: Sendable, Equatable {
 
     /// Measures the luma plane of an 8-bit YUV picture on a grid of about 64 × 64 samples.
     init(_ frame: Frame) {
-        let picture = frame.pointer.pointee
-        let width = Int(picture.width), height = Int(picture.height), stride = Int(picture.linesize.0)
+        let width = Int(frame.width), height = Int(frame.height), stride = frame.lineSize(ofPlane: 0)
         let step = max(1, min(width, height) / 64)
         var sum = 0.0, squares = 0.0, count = 0.0
-        if let plane = picture.data.0 {
+        if let plane = frame.planeData(0) {
             for y in Swift.stride(from: 0, to: height, by: step) {
                 let row = plane + y * stride
                 for x in Swift.stride(from: 0, to: width, by: step) {

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -16,15 +15,15 @@ enum SegmentDecoder {
         let (origin, skipped) = try keyframes(path, before: start, cancellation: cancellation)
         let (input, stream) = try open(path, cancellation: cancellation)
         let decoder = try Codec.decoder(for: stream, threads: keyframesOnly ? 1 : 0)
-        if keyframesOnly { decoder.context.pointee.skip_frame = AVDISCARD_NONKEY }
-        let timeBase = stream.pointee.time_base
+        if keyframesOnly { decoder.skipNonKeyframes() }
+        let timeBase = stream.timeBase
         let packet = try Packet()
         let frame = try Frame()
         /// Hands every picture the decoder has to `body`; false once `body` wants no more.
         func drain() throws -> Bool {
             while try decoder.receive(into: frame) {
                 defer { frame.unreference() }
-                let seconds = Double(frame.bestEffortTimestamp - origin) * Double(timeBase.num) / Double(timeBase.den)
+                let seconds = timeBase.seconds(frame.bestEffortTimestamp - origin)
                 if try !body(frame, seconds) { return false }
             }
             return true
@@ -32,7 +31,7 @@ enum SegmentDecoder {
         var keyframesSeen = 0
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            guard packet.streamIndex == stream.pointee.index else { continue }
+            guard packet.streamIndex == stream.index else { continue }
             if packet.isKeyframe { keyframesSeen += 1 }
             guard keyframesSeen > skipped, !keyframesOnly || packet.isKeyframe else { continue }
             try decoder.send(packet)
@@ -43,9 +42,9 @@ enum SegmentDecoder {
     }
 
     /// The segment opened for its video alone.
-    private static func open(_ path: String, cancellation: CancellationFlag) throws -> (InputFile, UnsafeMutablePointer<AVStream>) {
+    private static func open(_ path: String, cancellation: CancellationFlag) throws -> (InputFile, MediaStream) {
         let input = try InputFile(path: path, formats: ["mpegts"], cancellation: cancellation)
-        guard let stream = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw MediaError.invalid("segment \(path) has no picture") }
+        guard let stream = input.bestStream(.video) else { throw MediaError.invalid("segment \(path) has no picture") }
         input.discardStreams(except: [stream])
         return (input, stream)
     }
@@ -54,17 +53,17 @@ enum SegmentDecoder {
     /// its first picture, and how many keyframes come before the last one at or before `start` seconds.
     private static func keyframes(_ path: String, before start: Double, cancellation: CancellationFlag) throws -> (origin: Int64, skipped: Int) {
         let (input, stream) = try open(path, cancellation: cancellation)
-        let timeBase = stream.pointee.time_base
+        let timeBase = stream.timeBase
         let packet = try Packet()
         var origin: Int64?
         var atOrBefore = 0
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            guard packet.streamIndex == stream.pointee.index, packet.isKeyframe else { continue }
-            let timestamp = packet.pts != vod_nopts_value() ? packet.pts : packet.dts
+            guard packet.streamIndex == stream.index, packet.isKeyframe else { continue }
+            let timestamp = packet.hasPTS ? packet.pts : packet.dts
             let first = origin ?? timestamp
             origin = first
-            let seconds = Double(timestamp - first) * Double(timeBase.num) / Double(timeBase.den)
+            let seconds = timeBase.seconds(timestamp - first)
             guard seconds <= start + 0.001 else { break }
             atOrBefore += 1
         }

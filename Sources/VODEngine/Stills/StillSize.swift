@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -24,7 +23,7 @@ public struct StillSize: Sendable, Equatable, Codable {
     /// `frame` scaled to this size as a full-range `yuvj420p` picture, ready for `JPEGEncoder`.
     func picture(from frame: Frame) throws -> Frame {
         let scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat,
-                                to: Int32(width), Int32(height), AV_PIX_FMT_YUVJ420P, flags: SWS_BICUBIC | SWS_ACCURATE_RND)
+                                to: Int32(width), Int32(height), .yuvj420p, flags: Scaler.accurateBicubic)
         return try scaler.scale(frame)
     }
 

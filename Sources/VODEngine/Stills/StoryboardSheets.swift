@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import VODFFmpeg
 
@@ -44,7 +43,7 @@ final class StoryboardSheets {
         if index != sheetIndex {
             try writeSheet()
             let size = layout.sheetSize(index)
-            let fresh = try Frame.video(width: Int32(size.width), height: Int32(size.height), format: AV_PIX_FMT_YUVJ420P)
+            let fresh = try Frame.video(width: Int32(size.width), height: Int32(size.height), format: .yuvj420p)
             Self.fillBlack(fresh)
             sheet = fresh
             sheetIndex = index
@@ -61,9 +60,7 @@ final class StoryboardSheets {
 
     /// The three planes of a 4:2:0 picture: data, line size, and the divisor of the plane's dimensions.
     private static func planes(_ frame: Frame) -> [(UnsafeMutablePointer<UInt8>?, Int, Int)] {
-        let picture = frame.pointer.pointee
-        return [(picture.data.0, Int(picture.linesize.0), 1), (picture.data.1, Int(picture.linesize.1), 2),
-                (picture.data.2, Int(picture.linesize.2), 2)]
+        (0..<3).map { plane in (frame.planeData(plane), frame.lineSize(ofPlane: plane), plane == 0 ? 1 : 2) }
     }
 
     private static func fillBlack(_ frame: Frame) {

@@ -1,0 +1,18 @@
+import CFFmpeg
+
+/// What an opened codec says of its stream, and how a decoder skips pictures.
+extension Codec {
+    /// Makes a decoder drop every frame but keyframes, which then decode alone.
+    public func skipNonKeyframes() { context.pointee.skip_frame = AVDISCARD_NONKEY }
+
+    /// The codec's time base: of the packets an encoder gives, of the timestamps a decoder is given.
+    public var timeBase: Rational { Rational(context.pointee.time_base) }
+
+    /// Samples per channel in each frame an audio encoder takes; 0 when frames may have any size.
+    public var frameSize: Int32 { context.pointee.frame_size }
+
+    /// The codec's global header, such as an AAC encoder's AudioSpecificConfig, when it has one.
+    public var extradata: UnsafeBufferPointer<UInt8>? {
+        context.pointee.extradata.map { UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)) }
+    }
+}
