@@ -62,7 +62,6 @@ let package = Package(
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
-            "VODConformance",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -85,7 +84,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
-        .target(name: "VODConformance"),
+        .target(name: "VODConformance", dependencies: ["VODModel"]),
         .executableTarget(name: "vod", dependencies: [
             "VODEngine",
             "VODFFmpeg",
@@ -100,7 +99,7 @@ let package = Package(
         .target(name: "VODTestSupport", path: "Tests/VODTestSupport"),
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),
-        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODTestSupport"]),
+        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODModel", "VODTestSupport"]),
         .testTarget(name: "VODCatalogTests", dependencies: [
             "VODCatalog", "VODPostgres", "VODTestSupport", .product(name: "Logging", package: "swift-log"),
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),

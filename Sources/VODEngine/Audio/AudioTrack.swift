@@ -1,5 +1,6 @@
 import CFFmpeg
 import VODFFmpeg
+import VODModel
 
 /// One audio track of the source: decoded once, encoded once to AAC, and what the master playlist says of it.
 final class AudioTrack {

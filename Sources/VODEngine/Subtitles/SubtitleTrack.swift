@@ -1,5 +1,6 @@
 import CFFmpeg
 import VODFFmpeg
+import VODModel
 
 /// One text subtitle track of the source (SubRip, ASS/SSA, mov_text, WebVTT), decoded into cues as it is read.
 final class SubtitleTrack {
