@@ -6,7 +6,7 @@ import VODModel
 /// Keeps the engine's latest progress and writes it to the catalog at most once per interval.
 ///
 /// The engine reports from its own threads, often; the catalog is written only from `run` and `flush`.
-final class ProgressReporter: Sendable {
+final class ProgressWriter: Sendable {
     private let latest = Mutex<TranscodeProgress?>(nil)
 
     /// Takes a report from the engine; never blocks.
