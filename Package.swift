@@ -64,7 +64,6 @@ let package = Package(
         .target(name: "VODServer", dependencies: [
             "VODEngine",
             "VODCatalog",
-            "VODConformance",
             "VODModel",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -91,7 +90,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Checks of HLS output against ../shared/hls-authoring-rules.md: playlists, segments, bandwidth, CODECS.
-        .target(name: "VODConformance"),
+        .target(name: "VODConformance", dependencies: ["VODModel"]),
         .executableTarget(name: "vod", dependencies: [
             "VODEngine",
             "VODFFmpeg",
@@ -107,7 +106,7 @@ let package = Package(
         // CFFmpeg for DolbyVisionFixture alone, which writes a Dolby Vision configuration record no production code writes.
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "CFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),
-        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODTestSupport"]),
+        .testTarget(name: "VODConformanceTests", dependencies: ["VODConformance", "VODModel", "VODTestSupport"]),
         .testTarget(name: "VODCatalogTests", dependencies: [
             "VODCatalog", "VODPostgres", "VODTestSupport", .product(name: "Logging", package: "swift-log"),
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),

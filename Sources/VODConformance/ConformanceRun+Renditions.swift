@@ -1,4 +1,5 @@
 import Foundation
+import VODModel
 
 extension ConformanceRun {
     /// Checks the `#EXT-X-MEDIA` renditions of a master playlist: names and languages, alternate audio, subtitles.

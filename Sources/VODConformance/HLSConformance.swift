@@ -19,12 +19,6 @@ public enum HLSConformance {
         return ConformanceReport(violations: run.violations, measurements: run.measurements)
     }
 
-    /// Why `tag` is not an RFC 5646 language tag as `LANGUAGE` must be (`eng` where `en` exists, `en_US`), or
-    /// nil when it is one.
-    public static func languageTagProblem(_ tag: String) -> String? {
-        LanguageTag.problem(tag)
-    }
-
     /// The master playlist of a title folder: the one `.m3u8` file at its top that lists variants.
     public static func findMaster(in directory: URL) throws(ConformanceError) -> URL {
         let names: [String]

@@ -1,4 +1,5 @@
 import Foundation
+import VODModel
 
 /// What a person picks in a player's menu for an audio or subtitle track.
 enum TrackName {

@@ -45,7 +45,7 @@ public func runWorkers(
 }
 
 /// A worker's routes: its metrics, and a health check that asks the catalog.
-private func metricsRouter(metrics: ServiceMetrics, catalog: any MediaCatalog) -> Router<VODRequestContext> {
+private func metricsRouter(metrics: ServiceMetrics, catalog: any MediaStore) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     router.addHealthCheck(catalog: catalog)

@@ -3,7 +3,7 @@ import VODCatalog
 
 extension Router<VODRequestContext> {
     /// `GET /health`: 200 `OK` while the catalog answers, else the JSON 503 `Database unavailable`.
-    func addHealthCheck(catalog: any MediaCatalog) {
+    func addHealthCheck(catalog: any MediaStore) {
         get("health") { _, _ -> Response in
             do {
                 try await catalog.ping()

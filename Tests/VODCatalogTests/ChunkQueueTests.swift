@@ -8,7 +8,7 @@ import VODCatalog
     static let lease = Duration.seconds(60)
 
     /// A new title claimed by `worker`, with `count` chunks added under its lease.
-    static func leasedTitle(_ catalog: any MediaCatalog, _ title: String, chunks count: Int, worker: String = "title-worker")
+    static func leasedTitle(_ catalog: any MediaStore & JobQueue & ChunkQueue, _ title: String, chunks count: Int, worker: String = "title-worker")
         async throws -> JobLease {
         _ = try await catalog.insert(CatalogStore.newMedia(title))
         let job = try #require(try await catalog.claimNextJob(worker: worker, lease: lease))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VODConformance
+import VODModel
 
 /// The alternate audio + subtitles title passes, and each test breaks one rule of "Alternate audio" or "Subtitles"
 /// in a copy of it and shows the checker names that rule.

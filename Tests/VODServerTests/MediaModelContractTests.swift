@@ -59,7 +59,7 @@ import VODTestSupport
                 return try #require(try await test.catalog.claimNextJob(worker: "test", lease: .seconds(60)))
             }
             let playing = try await ingest("Playable")
-            let rungs = try #require(ProgressReporter.rungsJSON([RungProgress(name: "180p", fraction: 0.4)]))
+            let rungs = try #require(ProgressWriter.rungsJSON([RungProgress(name: "180p", fraction: 0.4)]))
             _ = try await test.catalog.recordProgress(playing, fraction: 0.4, rungsJSON: rungs)
             _ = try await test.catalog.markPlayable(playing, hlsPath: test.library.outputFolder(for: playing.id))
 

@@ -22,7 +22,7 @@ struct PublicationTimeline {
 
     /// Waits until item `id` of `catalog` is playable, then reads every media playlist of its folder every
     /// `interval` until each ends (`#EXT-X-ENDLIST`) or `timeout` passes.
-    static func record(id: Int64, catalog: any MediaCatalog, interval: Duration = .milliseconds(40),
+    static func record(id: Int64, catalog: any MediaStore, interval: Duration = .milliseconds(40),
                        timeout: Duration = .seconds(240)) async throws -> PublicationTimeline {
         let deadline = ContinuousClock.now + timeout
         var folder: String?

@@ -1,4 +1,5 @@
 import VODFFmpeg
+import VODModel
 
 /// One audio track of the source: decoded once, encoded once to AAC, and what the master playlist says of it.
 final class AudioTrack {

@@ -1,4 +1,5 @@
 import VODFFmpeg
+import VODModel
 
 /// One text subtitle track of the source (SubRip, ASS/SSA, mov_text, WebVTT), decoded into cues as it is read.
 final class SubtitleTrack {

@@ -1,4 +1,5 @@
 import VODFFmpeg
+import VODModel
 
 /// Which tracks of a source become renditions, and under which names: decided once from the streams, so the
 /// probe's track list and the transcode agree.

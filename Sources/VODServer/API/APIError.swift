@@ -13,7 +13,6 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case noFile
         case uploadTooLarge(Int64)
         case unsupportedContentType(String?)
-        case notMedia(String)
         case captionNotFound
         case unprocessable(String)
         case badRequest(String)
@@ -39,8 +38,6 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
     public static func uploadTooLarge(limit: Int64) -> APIError { APIError(code: .uploadTooLarge(limit)) }
     /// 415: the upload's Content-Type is neither multipart/form-data nor video/*.
     public static func unsupportedContentType(_ type: String?) -> APIError { APIError(code: .unsupportedContentType(type)) }
-    /// 422: probing found the upload is not a video the service can transcode.
-    public static func notMedia(_ reason: String) -> APIError { APIError(code: .notMedia(reason)) }
     /// 404 `{"error": "Caption not found"}`.
     public static var captionNotFound: APIError { APIError(code: .captionNotFound) }
     /// 422 with a message: the request is well formed but its content cannot be used.
@@ -68,7 +65,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case .noFile, .badRequest: .badRequest
         case .uploadTooLarge: .contentTooLarge
         case .unsupportedContentType: .unsupportedMediaType
-        case .notMedia, .unprocessable: .unprocessableContent
+        case .unprocessable: .unprocessableContent
         case .conflict: .conflict
         case .rangeNotSatisfiable: .rangeNotSatisfiable
         case .http(let status, _): status
@@ -87,7 +84,6 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case .uploadTooLarge(let limit): "Upload exceeds the maximum size of \(limit) bytes"
         case .unsupportedContentType(let type):
             "Unsupported Content-Type \(type.map { "'\($0)'" } ?? "(none)"): send multipart/form-data or video/*"
-        case .notMedia(let reason): "The uploaded file is not a playable video: \(reason)"
         case .captionNotFound: "Caption not found"
         case .badRequest(let message), .conflict(let message), .unprocessable(let message): message
         case .rangeNotSatisfiable: "Requested range not satisfiable"

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import VODCatalog
-import VODConformance
 import VODEngine
+import VODModel
 
 extension MediaController {
     /// The largest caption file taken: a feature film's SubRip file is a few hundred kilobytes.
@@ -20,7 +20,7 @@ extension MediaController {
         guard let language = form.fields["language"]?.trimmingCharacters(in: .whitespaces), !language.isEmpty else {
             throw APIError.badRequest("The form needs a \"language\" field with an RFC 5646 tag such as \"en\" or \"pt-BR\"")
         }
-        if let problem = HLSConformance.languageTagProblem(language) {
+        if let problem = LanguageTag.problem(language) {
             throw APIError.unprocessable("The language \(problem)")
         }
         let isDefault = try Self.flag(form.fields["default"], name: "default")

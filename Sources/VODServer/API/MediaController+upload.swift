@@ -42,9 +42,14 @@ extension MediaController {
         } catch {
             throw StorageFault(error)?.uploadError ?? error
         }
-        let item = try await library.ingest(
-            file: staging, originalName: fileName, title: title, description: description, mode: .move
-        )
+        let item: MediaItem
+        do {
+            item = try await library.ingest(
+                file: staging, originalName: fileName, title: title, description: description, mode: .move
+            )
+        } catch let error as IngestError {
+            throw APIError(error)
+        }
         context.logger.info("media uploaded", metadata: ["media.id": "\(item.id)", "bytes": "\(item.sourceSize)"])
         var response = try representation(of: item, request: request).response(from: request, context: context)
         response.status = .created

@@ -4,7 +4,7 @@ import VODCatalog
 /// `GET /api/workers`: the transcode workers that share the catalog, for operators; protected like writes, since
 /// it names hosts and processes.
 struct WorkersController: Sendable {
-    let catalog: any MediaCatalog
+    let catalog: any WorkerRegistry
     let writeProtection: WriteProtection
 
     func addRoutes(to group: RouterGroup<VODRequestContext>) {

@@ -31,7 +31,7 @@ final class EventFeed: Sendable {
     /// Events read from the catalog at a time.
     static let pageSize = 500
 
-    let catalog: any MediaCatalog
+    let catalog: any EventLog
     let wakeups: JobWakeups
     let pollInterval: Duration
     let keepAliveInterval: Duration

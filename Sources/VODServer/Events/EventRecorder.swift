@@ -7,7 +7,7 @@ import VODCatalog
 /// An event is recorded right after the change it reports has been committed. Recording never fails the change:
 /// an event the catalog could not take is logged and lost.
 public struct EventRecorder: Sendable {
-    let catalog: any MediaCatalog
+    let catalog: any EventLog & MediaStore
     /// This process's readers of the log, woken at each event so that they need not wait for their next poll.
     let wakeups = JobWakeups()
     let logger = Logger(label: "vod.events")

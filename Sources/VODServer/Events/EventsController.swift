@@ -9,7 +9,7 @@ import VODCatalog
 /// alive every 15 s of silence. Streams end at graceful shutdown, and clients reconnect.
 struct EventsController: Sendable {
     let feed: EventFeed
-    let catalog: any MediaCatalog
+    let catalog: any MediaStore
     let renderer: EventRenderer
     let publicURL: String?
 

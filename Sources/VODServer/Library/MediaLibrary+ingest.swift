@@ -15,7 +15,7 @@ extension MediaLibrary {
     /// Where an upload or an imported file becomes a job: probes `file`, stores it in the media folder and
     /// adds a `pending` row that a worker will claim.
     ///
-    /// Throws `APIError.notMedia` when probing shows the file is not a video the engine can read; nothing is
+    /// Throws `IngestError.notMedia` when probing shows the file is not a video the engine can read; nothing is
     /// stored then (a staged upload is left for the caller to delete).
     public func ingest(
         file: String,
@@ -46,7 +46,7 @@ extension MediaLibrary {
                 return try await catalog.insert(media)
             } catch {
                 try? FileManager.default.removeItem(atPath: stored)
-                if let fault = StorageFault(error) { throw fault.uploadError }
+                if let fault = StorageFault(error) { throw IngestError.notStored(fault) }
                 throw error
             }
         }
@@ -60,11 +60,11 @@ extension MediaLibrary {
         do {
             probe = try await NIOThreadPool.singleton.runIfActive { try MediaProber.probe(path: file) }
         } catch let error as MediaError {
-            throw APIError.notMedia(error.reason)
+            throw IngestError.notMedia(error.reason)
         } catch let error as FFmpegError {
-            throw APIError.notMedia(error.description)
+            throw IngestError.notMedia(error.description)
         }
-        guard probe.video != nil || probe.audio != nil else { throw APIError.notMedia("it has no video or audio stream") }
+        guard probe.video != nil || probe.audio != nil else { throw IngestError.notMedia("it has no video or audio stream") }
         return probe
     }
 

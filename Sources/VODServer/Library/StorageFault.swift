@@ -1,18 +1,22 @@
 import Foundation
-import Hummingbird
 import VODEngine
 import _NIOFileSystem
 
 /// A file-system failure a person can act on: a full disk, a read-only one, or a folder the server may not
 /// write. Recognised in the errors of FFmpeg, Foundation and NIO, which each wrap `errno` differently.
-struct StorageFault: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: Sendable, Equatable {
+public struct StorageFault: Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a person would act on it.
+    public enum Kind: Sendable, Equatable {
+        /// No space left (or a quota or file size limit reached).
         case full
+        /// The folder is on a read-only file system.
         case readOnly
+        /// The process may not write the folder.
         case denied
     }
 
-    let kind: Kind
+    /// What went wrong.
+    public let kind: Kind
 
     /// The fault behind `error`, or nil when `error` is not a storage fault.
     init?(_ error: any Error) {
@@ -20,21 +24,12 @@ struct StorageFault: Sendable, Equatable, CustomStringConvertible {
         self.kind = kind
     }
 
-    var description: String {
+    public var description: String {
         switch kind {
         case .full: "the disk is full (no space left on device)"
         case .readOnly: "the folder is on a read-only file system"
         case .denied: "the server is not allowed to write the folder (permission denied)"
         }
-    }
-
-    /// 507, which HTTPTypes does not name.
-    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-
-    /// The response to an upload that could not be stored: 507 when the disk is full, 500 otherwise.
-    var uploadError: APIError {
-        let status: HTTPResponse.Status = kind == .full ? Self.insufficientStorage : .internalServerError
-        return .http(status, message: "The upload could not be stored: \(self)")
     }
 
     private static func kind(of error: any Error, depth: Int) -> Kind? {

@@ -7,7 +7,7 @@ struct MetricsController: Sendable {
     static var contentType: String { "text/plain; version=0.0.4; charset=utf-8" }
 
     let metrics: ServiceMetrics
-    let catalog: any MediaCatalog
+    let catalog: any MediaStore
 
     func addRoutes(to router: Router<VODRequestContext>) {
         router.get("metrics") { _, _ -> Response in

@@ -107,7 +107,7 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The Prometheus text of every metric, the queue gauges read from `catalog` first.
-    func exposition(catalog: any MediaCatalog) async throws -> String {
+    func exposition(catalog: any MediaStore) async throws -> String {
         let counts = try await catalog.countByStatus()
         for status in MediaStatus.allCases { queueDepth(status).set(Double(counts[status] ?? 0)) }
         return registry.emitToString()

@@ -36,7 +36,7 @@ extension StreamFile {
         var range = size > 0 ? 0...(size - 1) : nil
         var status = HTTPResponse.Status.ok
         if let header = fields[.range], rangeApplies(fields) {
-            switch ByteRange(header: header, size: size) {
+            switch RangeRequest(header: header, size: size) {
             case .whole: break
             case .partial(let partial):
                 range = partial

@@ -41,7 +41,7 @@ final class StreamFiles: Sendable {
         let status: FileStatus
     }
 
-    private let catalog: any MediaCatalog
+    private let catalog: any MediaStore
     private let roots = Mutex<[Int64: Root]>([:])
     private let files = Mutex<[String: Loaded]>([:])
     /// The bytes of recently served segments.
@@ -49,7 +49,7 @@ final class StreamFiles: Sendable {
 
     /// Serves the renditions of `catalog`'s playable items, holding up to `segmentCacheSize` bytes of
     /// segments in memory and counting its hits and misses in `metrics`.
-    init(catalog: any MediaCatalog, segmentCacheSize: Int, metrics: ServiceMetrics = ServiceMetrics()) {
+    init(catalog: any MediaStore, segmentCacheSize: Int, metrics: ServiceMetrics = ServiceMetrics()) {
         self.catalog = catalog
         segments = SegmentCache(capacity: segmentCacheSize, metrics: metrics)
     }

@@ -47,9 +47,9 @@ extension TusController {
                 description: upload.description, mode: .move
             ).id
         } catch {
-            let isNotMedia = (error as? APIError)?.status == .unprocessableContent
-            if isNotMedia || FileStatus(path: data) == nil { store.remove(upload.id) }
-            throw error
+            let ingestError = error as? IngestError
+            if case .notMedia = ingestError { store.remove(upload.id) } else if FileStatus(path: data) == nil { store.remove(upload.id) }
+            throw ingestError.map(APIError.init) ?? error
         }
         var completed = upload
         completed.mediaID = item

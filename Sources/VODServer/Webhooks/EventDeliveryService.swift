@@ -13,7 +13,7 @@ import VODCatalog
 /// status, a refused connection, no answer in 30 s) is tried again after a wait that doubles from
 /// `WebhookPolicy.firstRetryDelay` up to an hour, until `WebhookPolicy.retryFor` after the event.
 struct EventDeliveryService: Service {
-    let catalog: any MediaCatalog
+    let catalog: any WebhookOutbox & EventLog
     let policy: WebhookPolicy
     /// Woken when this process records an event.
     let wakeups: JobWakeups

@@ -5,7 +5,7 @@ import VODCatalog
 /// `GET /api/webhooks/deliveries`: the most recent webhook deliveries and how they went, for operators;
 /// protected like writes, since it names the receivers.
 struct WebhooksController: Sendable {
-    let catalog: any MediaCatalog
+    let catalog: any WebhookOutbox
     let writeProtection: WriteProtection
 
     /// The most deliveries one request lists.

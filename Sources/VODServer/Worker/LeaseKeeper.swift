@@ -9,13 +9,13 @@ struct LeaseKeeper: Sendable {
     let renew: @Sendable () async throws -> Bool
 
     /// Keeps the lease of a title's job.
-    init(job: JobLease, catalog: any MediaCatalog, lease: Duration) {
+    init(job: JobLease, catalog: any JobQueue, lease: Duration) {
         self.lease = lease
         renew = { try await catalog.renewLease(job, for: lease) }
     }
 
     /// Keeps the lease of a chunk.
-    init(chunk: ChunkLease, catalog: any MediaCatalog, lease: Duration) {
+    init(chunk: ChunkLease, catalog: any ChunkQueue, lease: Duration) {
         self.lease = lease
         renew = { try await catalog.renewChunkLease(chunk, for: lease) }
     }

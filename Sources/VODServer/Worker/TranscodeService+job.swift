@@ -19,7 +19,7 @@ extension TranscodeService {
         metrics.jobsStarted.increment()
         await events.record(.processing, item: job.item)
         let output = library.outputFolder(for: job.id, generation: job.token)
-        let reporter = ProgressReporter()
+        let progressWriter = ProgressWriter()
         let jobLogger = logger
         let keeper = LeaseKeeper(job: job, catalog: catalog, lease: lease)
         let started = ContinuousClock.now
@@ -28,7 +28,7 @@ extension TranscodeService {
         do {
             let result = try await withThrowingTaskGroup(of: TranscodeResult?.self) { group in
                 group.addTask {
-                    await reporter.run(job, catalog: catalog, events: events, interval: progressInterval)
+                    await progressWriter.run(job, catalog: catalog, events: events, interval: progressInterval)
                     return nil
                 }
                 group.addTask {
@@ -42,14 +42,14 @@ extension TranscodeService {
                 group.addTask {
                     let result: TranscodeResult
                     if let title = try await splitTitle(job, output: output, cancellation: splitCancellation) {
-                        result = try await coordinate(title, job: job, output: output, worker: worker, reporter: reporter,
+                        result = try await coordinate(title, job: job, output: output, worker: worker, progressWriter: progressWriter,
                                                       cancellation: splitCancellation, logger: jobLogger)
                     } else {
                         result = try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
-                            reporter.report(progress)
+                            progressWriter.report(progress)
                         }, onPublish: { publication in
                             guard publication.makesPlayable else { return }
-                            Task { await publish(job, output: output, reporter: reporter, logger: jobLogger) }
+                            Task { await publish(job, output: output, progressWriter: progressWriter, logger: jobLogger) }
                         })
                     }
                     // Under the lease and the time limit, like the transcode: the pictures come from its renditions.
@@ -62,7 +62,7 @@ extension TranscodeService {
                 }
                 throw CancellationError()
             }
-            try await reporter.flush(job, catalog: catalog)
+            try await progressWriter.flush(job, catalog: catalog)
             if try await finish(job, result: result, output: output, logger: logger) {
                 metrics.recordTranscodeDone(mediaSeconds: result.duration, wall: ContinuousClock.now - started)
             }
@@ -90,9 +90,9 @@ extension TranscodeService {
 
     /// Makes the item playable from the renditions published so far, while its lease is still this job's; the
     /// latest progress is written first, so that the playable item says how far each rung has come.
-    func publish(_ job: JobLease, output: String, reporter: ProgressReporter, logger: Logger) async {
+    func publish(_ job: JobLease, output: String, progressWriter: ProgressWriter, logger: Logger) async {
         do {
-            try await reporter.flush(job, catalog: library.catalog)
+            try await progressWriter.flush(job, catalog: library.catalog)
             if try await library.catalog.markPlayable(job, hlsPath: output) {
                 logger.info("first segments published; playable")
                 await library.events.record(.playable, id: job.id)

@@ -20,7 +20,7 @@ extension TranscodeService {
     /// while others take theirs, publishes the segments done from the start as they land (segment by segment,
     /// beside its own encoding; playable once the publication stays ahead of a player), and writes the final
     /// playlists. A chunk that failed for good fails the title with its reason.
-    func coordinate(_ title: SplitTitle, job: JobLease, output: String, worker: WorkerIdentity, reporter: ProgressReporter,
+    func coordinate(_ title: SplitTitle, job: JobLease, output: String, worker: WorkerIdentity, progressWriter: ProgressWriter,
                     cancellation: CancellationFlag, logger: Logger) async throws -> TranscodeResult {
         let catalog = library.catalog
         guard try await catalog.addChunks(job, outputPath: output, specs: try title.chunks.map { try $0.json }) else {
@@ -29,7 +29,7 @@ extension TranscodeService {
         logger.info("title split", metadata: ["chunks": "\(title.chunks.count)"])
         let tracks = Task { try await DedicatedThread.run("vod.tracks", cancellation: cancellation) { try title.readTracks() } }
         defer { cancellation.cancel() }
-        let publishing = Task { try await publishWhileEncoding(title, job: job, output: output, reporter: reporter, logger: logger) }
+        let publishing = Task { try await publishWhileEncoding(title, job: job, output: output, progressWriter: progressWriter, logger: logger) }
         defer { publishing.cancel() }
         var lastReclaim = ContinuousClock.now
         while true {
@@ -61,16 +61,16 @@ extension TranscodeService {
 
     /// Publishes `title` as its segments land, until cancelled: each publication that lists more, and the item
     /// playable with the first that stays ahead of a player; and reports the share of chunks done.
-    private func publishWhileEncoding(_ title: SplitTitle, job: JobLease, output: String, reporter: ProgressReporter,
+    private func publishWhileEncoding(_ title: SplitTitle, job: JobLease, output: String, progressWriter: ProgressWriter,
                                       logger: Logger) async throws {
         let rungs = title.chunks[0].rungs
         while !Task.isCancelled {
             if let publication = try await DedicatedThread.run("vod.publish", { try title.publish() }), publication.makesPlayable {
-                await publish(job, output: output, reporter: reporter, logger: logger)
+                await publish(job, output: output, progressWriter: progressWriter, logger: logger)
             }
             let chunks = try await library.catalog.chunks(of: job.id)
             let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
-            reporter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
+            progressWriter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
                                               rungs: rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
             try await Task.sleep(for: .milliseconds(200))
         }

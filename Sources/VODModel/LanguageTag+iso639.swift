@@ -2,10 +2,10 @@ import Foundation
 
 /// Turns a container's ISO 639-2 language code into the RFC 5646 tag HLS wants, and names the language in
 /// its own words.
-enum LanguageTag {
+extension LanguageTag {
     /// `fre`, `fra` and `fr` → `fr`; `eng` → `en`; a code with no two-letter form stays as it is; `und`, empty
     /// and malformed codes give nil.
-    static func rfc5646(_ code: String?) -> String? {
+    package static func rfc5646(_ code: String?) -> String? {
         guard let code = code?.lowercased(), (2...3).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isLetter }),
             code != "und", code != "mis", code != "zxx", code != "mul"
         else { return nil }
@@ -14,7 +14,7 @@ enum LanguageTag {
     }
 
     /// The language's name in that language, capitalised as a menu item: `fr` → "Français".
-    static func nativeName(_ tag: String) -> String? {
+    package static func nativeName(_ tag: String) -> String? {
         guard let name = Locale(identifier: tag).localizedString(forLanguageCode: tag), !name.isEmpty else { return nil }
         return name.prefix(1).uppercased() + name.dropFirst()
     }

@@ -6,7 +6,7 @@ import VODModel
 /// Keeps the engine's latest progress and writes it to the catalog at most once per interval.
 ///
 /// The engine reports from its own threads, often; the catalog is written only from `run` and `flush`.
-final class ProgressReporter: Sendable {
+final class ProgressWriter: Sendable {
     private let latest = Mutex<TranscodeProgress?>(nil)
 
     /// Takes a report from the engine; never blocks.
@@ -16,7 +16,7 @@ final class ProgressReporter: Sendable {
 
     /// Writes the latest progress, when it changed, every `interval` seconds until the task is cancelled, and
     /// records each write as a `media.progress` event.
-    func run(_ job: JobLease, catalog: any MediaCatalog, events: EventRecorder, interval: Duration) async {
+    func run(_ job: JobLease, catalog: any JobQueue, events: EventRecorder, interval: Duration) async {
         var written: TranscodeProgress?
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
@@ -27,12 +27,12 @@ final class ProgressReporter: Sendable {
     }
 
     /// Writes the latest progress now: the last report of a finished transcode has every rung at 1.
-    func flush(_ job: JobLease, catalog: any MediaCatalog) async throws {
+    func flush(_ job: JobLease, catalog: any JobQueue) async throws {
         guard let progress = latest.withLock({ $0 }) else { return }
         _ = try await Self.write(progress, of: job, to: catalog)
     }
 
-    private static func write(_ progress: TranscodeProgress, of job: JobLease, to catalog: any MediaCatalog) async throws -> Bool {
+    private static func write(_ progress: TranscodeProgress, of job: JobLease, to catalog: any JobQueue) async throws -> Bool {
         try await catalog.recordProgress(job, fraction: progress.fraction, rungsJSON: rungsJSON(progress.rungs))
     }
 

@@ -1,8 +1,9 @@
-/// RFC 5646 language tags, as `LANGUAGE` of `#EXT-X-MEDIA` carries them.
-enum LanguageTag {
+/// RFC 5646 language tags, as `LANGUAGE` of `#EXT-X-MEDIA` carries them: the one place that validates them
+/// (the caption API and the HLS checker) and turns a container's code into one (the engine).
+public enum LanguageTag {
     /// Why `tag` is not the tag the rules ask for: not well formed (RFC 5646 §2.1), or a three-letter ISO 639-2
     /// code where a two-letter one exists (RFC 5646 §2.2.1: `eng` must be `en`). Nil when the tag is fine.
-    static func problem(_ tag: String) -> String? {
+    public static func problem(_ tag: String) -> String? {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map { String($0) }
         guard tag.allSatisfy(\.isASCII), let language = subtags.first, isWellFormed(subtags) else {
             return "\"\(tag)\" is not a well-formed RFC 5646 language tag"

@@ -1,9 +1,9 @@
 import Testing
 @testable import VODServer
 
-@Suite struct ByteRangeTests {
+@Suite struct RangeRequestTests {
     @Test(arguments: [
-        ("bytes=0-0", ByteRange.partial(0...0)),
+        ("bytes=0-0", RangeRequest.partial(0...0)),
         ("bytes=0-", .partial(0...99)),
         ("bytes=99-", .partial(99...99)),
         ("bytes=100-", .unsatisfiable),
@@ -16,12 +16,12 @@ import Testing
         ("Bytes=1-2", .partial(1...2)),
         ("lines=1-2", .whole),
     ])
-    func interpretsTheRangeHeader(_ header: String, _ expected: ByteRange) {
-        #expect(ByteRange(header: header, size: 100) == expected)
+    func interpretsTheRangeHeader(_ header: String, _ expected: RangeRequest) {
+        #expect(RangeRequest(header: header, size: 100) == expected)
     }
 
     @Test func anEmptyFileHasNoSatisfiableRange() {
-        #expect(ByteRange(header: "bytes=0-", size: 0) == .unsatisfiable)
-        #expect(ByteRange(header: "bytes=-5", size: 0) == .unsatisfiable)
+        #expect(RangeRequest(header: "bytes=0-", size: 0) == .unsatisfiable)
+        #expect(RangeRequest(header: "bytes=-5", size: 0) == .unsatisfiable)
     }
 }

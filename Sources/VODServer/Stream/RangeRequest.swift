@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a `Range` header asks of a representation of a given size (RFC 9110 §14).
-enum ByteRange: Equatable {
+enum RangeRequest: Equatable {
     /// No usable single range: send the whole representation.
     case whole
     /// Send these bytes with 206.
