@@ -1,7 +1,7 @@
 import Testing
 @testable import VODServer
 
-@Suite struct ByteRangeTests {
+@Suite(.timeLimit(.minutes(2))) struct ByteRangeTests {
     @Test(arguments: [
         ("bytes=0-0", ByteRange.partial(0...0)),
         ("bytes=0-", .partial(0...99)),
