@@ -12,6 +12,10 @@ enum CatalogBackend: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
+    /// The backends this run tests: both, or SQLite alone in a run without external tools (`Scripts/test --fast`),
+    /// which starts no PostgreSQL server.
+    static var tested: [CatalogBackend] { ExternalTool.withoutTools ? [.sqlite] : allCases }
+
     /// A fresh, empty catalog store of this backend.
     func makeStore() async throws -> CatalogStore {
         switch self {

@@ -3,7 +3,7 @@ import Testing
 import VODCatalog
 
 /// SQLite's own integrity check, which start-up recovery reads.
-@Suite struct CatalogMaintenanceTests {
+@Suite(.timeLimit(.minutes(2))) struct CatalogMaintenanceTests {
     @Test func integrityCheckReportsADamagedFile() async throws {
         let temp = try TemporaryCatalog()
         defer { temp.remove() }

@@ -3,8 +3,8 @@ import Testing
 import VODCatalog
 
 /// The catalog's items and captions, with the same assertions on every backend.
-@Suite struct CatalogTests {
-    @Test(arguments: CatalogBackend.allCases)
+@Suite(.timeLimit(.minutes(2))) struct CatalogTests {
+    @Test(arguments: CatalogBackend.tested)
     func insertsPendingItemsWithISOTimestamps(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -21,7 +21,7 @@ import VODCatalog
         #expect(try await catalog.media(id: item.id + 100) == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func keepsTheEncodedSummariesAnUploadStores(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -38,7 +38,7 @@ import VODCatalog
         #expect(older.sourceSummaryJSON == nil && older.tracksJSON == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func listsNewestFirstWithFilterAndPaging(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -53,7 +53,7 @@ import VODCatalog
         #expect(try await catalog.list(status: .ready, limit: 10, offset: 0).isEmpty)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func countsItemsByStatusInOneQuery(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -71,7 +71,7 @@ import VODCatalog
         #expect(try await catalog.countByStatus() == [.pending: 3, .processing: 1, .ready: 1, .failed: 1])
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func updatesAndDeletes(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -86,7 +86,7 @@ import VODCatalog
         #expect(try await catalog.media(id: item.id) == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func idsAreNeverReused(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -97,7 +97,7 @@ import VODCatalog
         #expect(second.id > first.id)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func sourcePathsNameEveryItemsOriginal(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -108,7 +108,7 @@ import VODCatalog
         #expect(try await catalog.sourcePaths() == [second.id: "/tmp/b.mp4"])
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func captionsBelongToTheirItemAndOneIsDefault(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }

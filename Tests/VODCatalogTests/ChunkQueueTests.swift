@@ -4,7 +4,7 @@ import VODCatalog
 
 /// The chunk queue: chunks added under a title's lease, claimed under their own leases, fenced by token,
 /// reclaimed when a lease runs out, with the same assertions on every backend.
-@Suite struct ChunkQueueTests {
+@Suite(.timeLimit(.minutes(2))) struct ChunkQueueTests {
     static let lease = Duration.seconds(60)
 
     /// A new title claimed by `worker`, with `count` chunks added under its lease.
@@ -18,7 +18,7 @@ import VODCatalog
         return job
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func chunksAreAddedOnlyUnderTheTitlesCurrentLease(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -40,7 +40,7 @@ import VODCatalog
         #expect(try await catalog.chunks(of: item.id).count == 1, "a stale lease removes nothing either")
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func claimsTakeChunksInOrderAndCountTheAttempt(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -58,7 +58,7 @@ import VODCatalog
         #expect(try await catalog.chunks(of: first.id).map(\.status) == [.processing, .processing])
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func concurrentClaimsNeverShareAChunk(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -83,7 +83,7 @@ import VODCatalog
         #expect(try await one.chunks(of: title.id).allSatisfy { $0.status == .processing && $0.attempts == 1 })
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func claimsTakeOnlyTheGivenTitleAndOnlyTitlesStillProcessing(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -105,7 +105,7 @@ import VODCatalog
         #expect(try await catalog.chunks(of: first.id).map(\.status) == [.pending, .pending])
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func anExpiredChunkLeaseGoesBackAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -132,7 +132,7 @@ import VODCatalog
         #expect(done.map(\.status) == [.done] && done.map(\.attempts) == [2] && done.map(\.leaseToken) == [2])
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func aFailedAttemptGoesBackUntilTheLastOneFailsTheChunk(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -152,7 +152,7 @@ import VODCatalog
         #expect(try await catalog.markChunkFailed(try #require(last), reason: "again", maxAttempts: 3) == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func requeueDoesNotCountTheInterruptedAttempt(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -166,7 +166,7 @@ import VODCatalog
         #expect(again.chunk.attempts == 1 && again.token == 2)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func deadWorkersLoseTheirChunksAndTheLastLossFailsTheChunk(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -185,7 +185,7 @@ import VODCatalog
         #expect(try await catalog.reclaimChunkLeases(maxAttempts: 3, deadWorkers: []) == 0)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func chunksGoWithTheirTitleOrWhenRemoved(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }

@@ -5,7 +5,7 @@ import VODCatalog
 import VODTestSupport
 
 /// A process frozen inside a transaction loses it, and its locks, after a few seconds, so the others go on.
-@Suite struct PostgresStalledTransactionTests {
+@Suite(.tags(.postgres), .needsExternalTools, .timeLimit(.minutes(10))) struct PostgresStalledTransactionTests {
     /// A `vod worker` stopped (SIGSTOP) while it held the event log's lock to append a progress event stalled
     /// every other process's events, and with them their progress, claims and uploads, until it woke.
     @Test func aTransactionLeftIdleLosesItsLocksSoTheOthersGoOn() async throws {

@@ -6,7 +6,7 @@ import VODTestSupport
 import _ConnectionPoolModule
 
 /// Which errors of the connection pool mean "the database is unavailable" (503 for the API, a retry for workers).
-@Suite struct PostgresUnavailableTests {
+@Suite(.tags(.postgres), .needsExternalTools, .timeLimit(.minutes(10))) struct PostgresUnavailableTests {
     /// After failing to connect for a while, the pool fails requests at once with its circuit breaker; that is the
     /// database being unavailable, not an internal error (a PostgreSQL down for 15 s made the API answer 500).
     @Test func aTrippedCircuitBreakerIsUnavailability() async throws {

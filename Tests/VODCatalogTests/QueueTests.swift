@@ -4,10 +4,10 @@ import VODCatalog
 
 /// The persistent queue: claims under leases, fencing by lease token, reclaiming expired leases, and the worker
 /// list, with the same assertions on every backend.
-@Suite struct QueueTests {
+@Suite(.timeLimit(.minutes(2))) struct QueueTests {
     static let lease = Duration.seconds(60)
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func claimsOldestPendingOnceAndCountsAttempts(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -21,7 +21,7 @@ import VODCatalog
         #expect(try await catalog.claimNextJob(worker: "w1", lease: Self.lease) == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func concurrentClaimsFromTwoConnectionsNeverShareAJob(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -42,7 +42,7 @@ import VODCatalog
         #expect(Set(claimed).count == 40)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func progressAndOutcomesApplyOnlyUnderTheCurrentLease(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -63,7 +63,7 @@ import VODCatalog
         #expect(try await catalog.media(id: item.id)?.status == .ready)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -87,7 +87,7 @@ import VODCatalog
         #expect(try await catalog.media(id: item.id)?.hlsPath == "/out/fresh")
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func renewingKeepsALeaseAndDeadWorkersLoseTheirsAtOnce(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -103,7 +103,7 @@ import VODCatalog
         #expect(try await catalog.media(id: kept.id)?.status == .processing)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func aJobWhoseWorkerStopsThreeTimesFailsWithTheReason(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -119,7 +119,7 @@ import VODCatalog
         #expect(failed.error == "Transcoding was interrupted 3 times (its worker stopped or lost its lease while it ran); giving up")
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func retryMovesOnlyFailedItemsBack(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -134,7 +134,7 @@ import VODCatalog
         #expect(try await catalog.retry(id: 999) == nil)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func requeueDoesNotCountTheInterruptedAttempt(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
@@ -146,7 +146,7 @@ import VODCatalog
         #expect(requeued.status == .pending && requeued.attempts == 0)
     }
 
-    @Test(arguments: CatalogBackend.allCases)
+    @Test(arguments: CatalogBackend.tested)
     func workersReportTheirJobAndLeaseUntilTheyLeave(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }

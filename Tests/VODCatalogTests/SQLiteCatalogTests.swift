@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VODCatalog
 
-@Suite struct SQLiteCatalogTests {
+@Suite(.timeLimit(.minutes(2))) struct SQLiteCatalogTests {
     @Test func opensInWALModeAndMigratesOnce() throws {
         let temp = try TemporaryCatalog()
         defer { temp.remove() }

@@ -5,7 +5,7 @@ import VODModel
 import VODTestSupport
 
 /// `update`, captions, `retry` and `delete` on a ready title of a real `vod serve`.
-@Suite struct CatalogTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct CatalogTests {
     @Test func readyTitleIsUpdatedCaptionedAndDeleted() async throws {
         let server = try ServeProcess()
         let clip = try tinyClip(in: server.directory)

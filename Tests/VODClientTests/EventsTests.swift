@@ -5,7 +5,7 @@ import VODModel
 import VODTestSupport
 
 /// `VODClient.events` against a real `vod serve`: the status events of an upload, through a stream that drops.
-@Suite struct EventsTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct EventsTests {
     @Test func eventsFollowAnUploadToReadyAndResumeAfterTheStreamDrops() async throws {
         let server = try ServeProcess()
         let clip = try tinyClip(in: server.directory)

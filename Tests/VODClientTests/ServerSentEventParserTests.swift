@@ -2,7 +2,7 @@ import Testing
 @testable import VODClient
 
 /// The Server-Sent Events parser reads a stream however it is cut into chunks, with any of the three line ends.
-@Suite struct ServerSentEventParserTests {
+@Suite(.timeLimit(.minutes(2))) struct ServerSentEventParserTests {
     static let stream = "retry: 2000\n\n: keep-alive\n\nid: 7\nevent: media.created\ndata: {\"id\":7,\ndata:\"x\":\"a:b\"}\n\n"
         + "data: carried id\n\nid: 8\nevent: media.ready\ndata:no space\n\nid: 9\ndata: unfinished"
 

@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// Uploads through `VODClient` to a real `vod serve`: resumable through tus, or a form when the server offers no
 /// tus, and what a title that cannot be used gives.
-@Suite struct UploadTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct UploadTests {
     @Test func uploadedClipBecomesReadyAndPlays() async throws {
         let server = try ServeProcess()
         let clip = try tinyClip(in: server.directory)

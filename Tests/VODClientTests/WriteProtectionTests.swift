@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// A server with an API key and a signing secret: the client's writes carry both, tus chunks signed one by one,
 /// and a wrong key or secret gets the server's refusal as a typed error.
-@Suite struct WriteProtectionTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct WriteProtectionTests {
     @Test func writesCarryTheKeyAndTheSignature() async throws {
         let server = try ServeProcess(workers: 0, apiKey: "the-key", secret: "the-secret")
         let clip = try tinyClip(in: server.directory)

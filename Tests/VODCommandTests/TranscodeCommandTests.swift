@@ -3,7 +3,7 @@ import Testing
 import VODTestSupport
 
 /// `vod transcode` and `vod probe` run as processes, as a user runs them.
-@Suite("vod transcode and vod probe")
+@Suite("vod transcode and vod probe", .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
 struct TranscodeCommandTests {
     @Test func transcodesEachInputIntoItsOwnFolderAndFailsForBadOnes() throws {
         let directory = try TemporaryDirectory()

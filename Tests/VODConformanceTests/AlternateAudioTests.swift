@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 import VODModel
 
 /// The alternate audio + subtitles title passes, and each test breaks one rule of "Alternate audio" or "Subtitles"
 /// in a copy of it and shows the checker names that rule.
-@Suite struct AlternateAudioTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct AlternateAudioTests {
     private func copy() throws -> TestTitle { try TestTitle.copy(of: TestTitle.alternateAudio.get()) }
 
     @Test func alternateAudioTitleIsConformant() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 /// An audio-only title passes without any video rule, and each test breaks one rule that still applies to it.
-@Suite struct AudioOnlyConformanceTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct AudioOnlyConformanceTests {
     private func copy() throws -> TestTitle { try TestTitle.copy(of: TestTitle.audioOnly.get()) }
 
     @Test func audioOnlyTitleIsConformant() throws {

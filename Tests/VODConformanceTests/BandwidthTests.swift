@@ -1,7 +1,7 @@
 import Testing
 @testable import VODConformance
 
-@Suite struct BandwidthTests {
+@Suite(.timeLimit(.minutes(2))) struct BandwidthTests {
     @Test func peakIsTheBusiestQualifyingRun() {
         let segments = [(bytes: 100_000, duration: 2.0), (400_000, 2.0), (100_000, 2.0), (100_000, 2.0)]
         // TD 4: runs of 2 to 6 s qualify; the single 2 s segment of 400 kB is the busiest at 1.6 Mb/s.

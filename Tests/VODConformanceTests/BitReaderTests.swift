@@ -1,7 +1,7 @@
 import Testing
 @testable import VODConformance
 
-@Suite struct BitReaderTests {
+@Suite(.timeLimit(.minutes(2))) struct BitReaderTests {
     /// Bits 1 010 011 00100 00111 0001000 (ue 0, 1, 2, 3, 6, 7) packed into bytes, padded with ones.
     @Test func readsUnsignedExpGolombCodes() throws {
         var reader = BitReader(bits("1 010 011 00100 00111 0001000"))

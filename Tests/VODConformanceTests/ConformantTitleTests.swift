@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
-@Suite struct ConformantTitleTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct ConformantTitleTests {
     @Test func conformantTitleHasNoViolations() throws {
         let report = try TestTitle.conformant.get().check()
         #expect(report.violations.map(\.description) == [])

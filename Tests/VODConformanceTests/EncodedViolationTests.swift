@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 /// Titles encoded on purpose with a rule broken by the encoder settings themselves.
-@Suite struct EncodedViolationTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct EncodedViolationTests {
     /// A small rung: 160x120, 4 s, one 4 s segment unless said otherwise.
     private func rung(_ name: String, gop: Int = 60) -> RungSpec {
         RungSpec(name: name, width: 160, height: 120, gop: gop, hlsTime: 6, seconds: 4)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 /// The rules of the "Picture" section: SDR BT.709 in the SPS VUI and in VIDEO-RANGE, limited range, square pixels.
-@Suite struct PictureRuleTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct PictureRuleTests {
     /// A one-rung title, 160x120 and 4 s, encoded with `change` made to the conformant settings.
     private func title(_ change: (inout RungSpec) -> Void) throws -> TestTitle {
         var spec = RungSpec(name: "picture", width: 160, height: 120, seconds: 4)

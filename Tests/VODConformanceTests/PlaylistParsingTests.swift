@@ -3,7 +3,7 @@ import Testing
 import VODTestSupport
 @testable import VODConformance
 
-@Suite struct PlaylistParsingTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistParsingTests {
     static let master = """
         #EXTM3U
         #EXT-X-VERSION:4

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 /// Each test breaks one rule in a copy of the conformant title and shows the checker names that rule.
-@Suite struct RuleViolationTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct RuleViolationTests {
     @Test func missingEndListIsCaught() throws {
         let title = try TestTitle.conformantCopy()
         try title.replace("#EXT-X-ENDLIST\n", with: "", in: "240p/index.m3u8")

@@ -2,7 +2,7 @@ import Testing
 @testable import VODConformance
 
 /// SPS NAL units written by x264; the expected values are those ffmpeg's `trace_headers` bitstream filter prints.
-@Suite struct SequenceParameterSetTests {
+@Suite(.timeLimit(.minutes(2))) struct SequenceParameterSetTests {
     @Test func highProfile1080pWithCropping() throws {
         let sps = try SequenceParameterSet(nalUnit: hex("67640028acd940780227e5c044000003000400000300c83c60c658"))
         #expect(sps.profileIDC == 100)

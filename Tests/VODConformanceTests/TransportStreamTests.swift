@@ -3,7 +3,7 @@ import Testing
 import VODTestSupport
 @testable import VODConformance
 
-@Suite struct TransportStreamTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct TransportStreamTests {
     private func segmentBytes(_ path: String) throws -> [UInt8] {
         let title = try TestTitle.conformant.get()
         return [UInt8](try Data(contentsOf: title.url(path)))

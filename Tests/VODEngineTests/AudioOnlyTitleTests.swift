@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// Podcasts, music and soundtracks become audio-only titles: AAC renditions, a master and media playlists that
 /// players play, and the duration of the sound.
-@Suite("Audio-only titles", .serialized)
+@Suite("Audio-only titles", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct AudioOnlyTitleTests {
     @Test func anAACPodcastBecomesOneAudioVariant() async throws {
         let directory = try TemporaryDirectory()

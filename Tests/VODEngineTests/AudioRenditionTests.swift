@@ -4,7 +4,7 @@ import Testing
 import VODTestSupport
 
 /// Every audio track of a film or a broadcast reaches the player as its own rendition, named and tagged.
-@Suite("Audio renditions", .serialized)
+@Suite("Audio renditions", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct AudioRenditionTests {
     @Test func threeLanguagesBecomeThreeRenditionsWithTheSourcesDefault() async throws {
         let directory = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import VODConformance
 import VODTestSupport
 
 /// Sources that are legal but unusual each give a valid, playable ladder.
-@Suite("Awkward sources", .serialized)
+@Suite("Awkward sources", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct AwkwardSourceTests {
     @Test func tenBitSourceBecomesEightBitHigh() async throws {
         let directory = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import Synchronization
 import VODFFmpeg
 
 /// The queue between the decoder and each rung: order, end of input, and that it lets go of what it handed out.
-@Suite struct BoundedQueueTests {
+@Suite(.timeLimit(.minutes(2))) struct BoundedQueueTests {
     final class Picture: Sendable {
         let index: Int
         init(index: Int) { self.index = index }

@@ -3,7 +3,7 @@ import Testing
 import VODEngine
 import VODTestSupport
 
-@Suite("Cancelling a transcode")
+@Suite("Cancelling a transcode", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct CancellationTests {
     /// Measured on a thread of its own, not on Swift's cooperative pool, which other tests may keep busy with
     /// blocking process waits: what is measured is the engine's own stop, from the flag to its return.

@@ -3,7 +3,7 @@ import Testing
 @testable import VODEngine
 
 /// Uploaded WebVTT and SubRip files read into cues as players would read them.
-@Suite struct CaptionFileTests {
+@Suite(.timeLimit(.minutes(2))) struct CaptionFileTests {
     @Test func subRipWithByteOrderMarkAndWindowsLineEnds() throws {
         let text = "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,500\r\nFirst line\r\n<i>second</i>\r\n\r\n2\r\n00:01:00,250 --> 00:01:02,000\r\nLater\r\n"
         let file = try CaptionFile(data: Data(text.utf8))

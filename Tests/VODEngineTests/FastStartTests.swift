@@ -11,7 +11,7 @@ import VODTestSupport
 /// real time; the rest of the rung follows with its own preset, the two join without a seam a player or
 /// `vod validate` can see, and before the title is ready the first segment is encoded again at the rung's own
 /// preset and swapped in, leaving nothing of the fast start behind.
-@Suite("Fast start")
+@Suite("Fast start", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct FastStartTests {
     static let ladder = [
         Rung(name: "360p", width: 640, height: 360, bitrate: 600_000),

@@ -4,7 +4,7 @@ import VODEngine
 import VODTestSupport
 
 /// Headers that claim absurd pictures or durations are refused before anything is decoded.
-@Suite("Refusing lying headers")
+@Suite("Refusing lying headers", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct InputLimitTests {
     @Test func aPictureBeyond8KIsRefusedWhileAn8KPictureIsPlanned() throws {
         #expect(throws: MediaError.invalid("the video claims 12000×12000 pixels, more than the 8192×4320 this service transcodes")) {

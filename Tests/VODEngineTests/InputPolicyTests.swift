@@ -3,7 +3,7 @@ import Testing
 import VODEngine
 import VODTestSupport
 
-@Suite("Refusing inputs that are not media")
+@Suite("Refusing inputs that are not media", .timeLimit(.minutes(2)))
 struct InputPolicyTests {
     struct Disguise: Sendable, CustomTestStringConvertible {
         var label: String

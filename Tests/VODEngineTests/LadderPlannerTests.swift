@@ -1,7 +1,7 @@
 import Testing
 import VODEngine
 
-@Suite("Ladder planning")
+@Suite("Ladder planning", .timeLimit(.minutes(2)))
 struct LadderPlannerTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var label: String

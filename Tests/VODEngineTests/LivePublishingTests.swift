@@ -7,7 +7,7 @@ import VODTestSupport
 
 /// A title published as it grows (`Transcoder.transcode(…, onPublish:)`): EVENT playlists from the first segment
 /// of every rendition on, each publication a conformant title but for its ENDLIST, and VOD playlists at the end.
-@Suite("Publishing as it grows")
+@Suite("Publishing as it grows", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct LivePublishingTests {
     /// Copies the title's folder at each publication (the publisher waits for the copy, so it is exactly what a
     /// player could read then), and checks each copy as a finished title would be checked once the ENDLIST that

@@ -7,7 +7,7 @@ import VODTestSupport
 /// Property tests of the playlist writer against the conformance parser, an independent reader: random
 /// renditions (segment counts, durations, sizes, I-frame ranges, rung names, frame rates) are written and
 /// read back with no issues and the same content.
-@Suite struct PlaylistRoundTripTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistRoundTripTests {
     static func randomRenditions(_ generator: inout SeededGenerator) -> [Rendition] {
         (0..<Int.random(in: 1...4, using: &generator)).map { index in
             let name = generator.string(from: Array("abcpk0123456789_-"), count: Int.random(in: 1...12, using: &generator)) + "\(index)"

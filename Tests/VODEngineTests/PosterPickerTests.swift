@@ -2,7 +2,7 @@ import Testing
 @testable import VODEngine
 
 /// The poster rules on measured keyframes: black, flat and fading pictures are passed over.
-@Suite struct PosterPickerTests {
+@Suite(.timeLimit(.minutes(2))) struct PosterPickerTests {
     static func candidates(_ lumas: [(Double, Double)]) -> [PosterPicker.Candidate] {
         lumas.enumerated().map { PosterPicker.Candidate(time: Double($0.offset) * 2, luma: LumaStatistics(mean: $0.element.0, deviation: $0.element.1)) }
     }

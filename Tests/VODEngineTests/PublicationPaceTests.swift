@@ -3,7 +3,7 @@ import Testing
 @testable import VODEngine
 
 /// A growing title says it is playable only once its publication can stay ahead of a player that starts then.
-@Suite struct PublicationPaceTests {
+@Suite(.timeLimit(.minutes(2))) struct PublicationPaceTests {
     /// A 60 s title: a 2 s first segment, then 6 s ones, the last 4 s.
     static let boundaries: [Double] = [0, 2, 8, 14, 20, 26, 32, 38, 44, 50, 56, 60]
 

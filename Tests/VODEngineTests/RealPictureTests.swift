@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// HDR, interlaced, full-range and SD sources come out as a viewer expects on an SDR screen: BT.709 limited
 /// range, tone-mapped, progressive, square pixels.
-@Suite("Real-world pictures", .serialized)
+@Suite("Real-world pictures", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct RealPictureTests {
     @Test(arguments: ["arib-std-b67", "smpte2084"])
     func hdrIsToneMappedToBT709(transfer: String) async throws {
@@ -140,7 +140,7 @@ struct RealPictureTests {
 }
 
 /// Dolby Vision as phones and masters carry it: a base layer that is tone-mapped, or none at all.
-@Suite("Dolby Vision", .serialized)
+@Suite("Dolby Vision", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct DolbyVisionTests {
     @Test func profile84ThroughItsHLGBaseLayerIsToneMapped() async throws {
         let directory = try TemporaryDirectory()

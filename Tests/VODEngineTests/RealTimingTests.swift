@@ -5,7 +5,7 @@ import VODFFmpeg
 import VODTestSupport
 
 /// Timing as cameras, editors and broadcasters write it, and failures said in words.
-@Suite("Real-world timing and failures", .serialized)
+@Suite("Real-world timing and failures", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct RealTimingTests {
     @Test func editListIsHonoured() async throws {
         let directory = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 @testable import VODEngine
 
 /// The smaller rungs give way to the largest one, thread by thread.
-@Suite struct RungPriorityTests {
+@Suite(.timeLimit(.minutes(2))) struct RungPriorityTests {
     @Test func theLargestRungIsTheOneWithTheMostPixels() throws {
         let plan = try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 3840, displayHeight: 2160)
         #expect(RungPriority.largest(of: plan).map { plan[$0].name } == "4k")

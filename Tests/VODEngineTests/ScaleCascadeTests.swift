@@ -2,7 +2,7 @@ import Testing
 @testable import VODEngine
 
 /// Which picture each rung is scaled from: the source, or a larger rung's scaled picture, never a chain.
-@Suite struct ScaleCascadeTests {
+@Suite(.timeLimit(.minutes(2))) struct ScaleCascadeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var label: String
         var source: (width: Int, height: Int)

@@ -6,7 +6,7 @@ import VODTestSupport
 /// A rendition's segments read as one MPEG-TS stream: each starts with its PAT and PMT and a picture that
 /// carries the clock, and every stream's continuity counter runs on from one file into the next. When each
 /// segment restarted its counters, FFmpeg's HLS demuxer marked the last picture of every segment corrupt.
-@Suite("Segment continuity")
+@Suite("Segment continuity", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct SegmentContinuityTests {
     @Test func continuityCountersRunOnAcrossTheSegmentsOfEveryRendition() async throws {
         let directory = try TemporaryDirectory()

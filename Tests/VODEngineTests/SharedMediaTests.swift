@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// The real samples of `../shared/media/`, written by phones, browsers and broadcasters, come out as a viewer
 /// expects: upright, SDR BT.709, progressive, square pixels, the whole duration.
-@Suite("Shared real media", .serialized)
+@Suite("Shared real media", .serialized, .tags(.ffmpeg, .gstreamer, .sharedMedia), .needsExternalTools, .timeLimit(.minutes(10)))
 struct SharedMediaTests {
     @Test func androidHLGPhoneClipIsToneMapped() async throws {
         let clip = SharedMedia.path("mp4-android-hevc10-hlg.mp4")

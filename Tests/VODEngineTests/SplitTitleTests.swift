@@ -8,7 +8,7 @@ import VODTestSupport
 /// A long title split into chunks (`SplitTitle`, `Transcoder.encodeChunk`) gives what one transcode of the whole
 /// gives: the same segments on the same boundaries, the same pictures within 0.2 dB, sound without a gap, and a
 /// title `vod validate` passes.
-@Suite("Split and stitch")
+@Suite("Split and stitch", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct SplitTitleTests {
     static let options = TranscodeOptions(ladder: [
         Rung(name: "360p", width: 640, height: 360, bitrate: 600_000),

@@ -4,7 +4,7 @@ import VODEngine
 import VODTestSupport
 
 /// Posters, storyboards and thumbnails taken from real renditions, checked with ffmpeg and ffprobe.
-@Suite struct StillsTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct StillsTests {
     static let ladder = [
         Rung(name: "720p", width: 1280, height: 720, bitrate: 1_500_000),
         Rung(name: "360p", width: 640, height: 360, bitrate: 400_000),

@@ -2,7 +2,7 @@ import Testing
 @testable import VODEngine
 
 /// How many tiles a title gets, how far apart, and which segments hold them.
-@Suite struct StoryboardLayoutTests {
+@Suite(.timeLimit(.minutes(2))) struct StoryboardLayoutTests {
     @Test func tilesAreAKeyframeIntervalApartUntilATitleWouldHaveTooMany() {
         let short = StoryboardLayout(duration: 12, keyframeInterval: 2, width: 1280, height: 720)
         #expect(short.interval == 2 && short.tiles == 6 && short.columns == 6 && short.sheets == 1)

@@ -4,7 +4,7 @@ import Testing
 import VODTestSupport
 
 /// Text subtitle tracks reach the player as WebVTT renditions; bitmap tracks are left out without trouble.
-@Suite("Subtitle renditions", .serialized)
+@Suite("Subtitle renditions", .serialized, .tags(.ffmpeg, .gstreamer, .sharedMedia), .needsExternalTools, .timeLimit(.minutes(10)))
 struct SubtitleRenditionTests {
     static let english = """
         1

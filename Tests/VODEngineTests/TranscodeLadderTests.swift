@@ -5,7 +5,7 @@ import VODEngine
 import VODTestSupport
 
 /// Real encodes of synthetic clips through the whole ladder, checked by independent clients.
-@Suite("Transcoding a ladder", .serialized)
+@Suite("Transcoding a ladder", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct TranscodeLadderTests {
     @Test func landscape1080pGets720pAnd1080pAndNo4k() async throws {
         let directory = try TemporaryDirectory()

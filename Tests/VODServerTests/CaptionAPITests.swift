@@ -8,7 +8,7 @@ import VODTestSupport
 
 /// `POST`, `GET` and `DELETE /api/media/:id/captions`: caption files become subtitle renditions of a ready
 /// title without a new transcode, and bad input changes nothing.
-@Suite struct CaptionAPITests {
+@Suite(.timeLimit(.minutes(2))) struct CaptionAPITests {
     static let subRip = """
         1
         00:00:01,000 --> 00:00:03,500

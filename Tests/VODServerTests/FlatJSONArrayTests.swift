@@ -4,7 +4,7 @@ import VODEngine
 @testable import VODServer
 
 /// The variants column read without `JSONDecoder` gives what `JSONDecoder` gives, and gives up on anything else.
-@Suite struct FlatJSONArrayTests {
+@Suite(.timeLimit(.minutes(2))) struct FlatJSONArrayTests {
     static func randomVariants(_ generator: inout some RandomNumberGenerator) -> [VariantSummary] {
         let names = ["720p", "1080p", "4k", "rung \"b\"", "a\\b", "é/ü", ""]
         return (0..<Int.random(in: 0...4, using: &generator)).map { _ in

@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import Testing
+import VODTestSupport
 @testable import VODServer
 
-@Suite struct GzipTests {
+@Suite(.tags(.processes), .needsExternalTools, .timeLimit(.minutes(2))) struct GzipTests {
     @Test(arguments: [0, 1, 2, 3, 100, 70_000])
     func roundTripsThroughDebiansGzip(_ count: Int) throws {
         var generator = SystemRandomNumberGenerator()

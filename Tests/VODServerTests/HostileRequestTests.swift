@@ -6,7 +6,7 @@ import VODServer
 import VODTestSupport
 
 /// Bad ids, oversized and malformed requests, slow drips and quiet connections, over real HTTP.
-@Suite struct HostileRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileRequestTests {
     /// A three-second idle timeout and grace period, and a minimum body rate of 2000 bytes per second.
     static func quickTimeouts(_ configuration: inout VODServerConfiguration) {
         configuration.idleTimeout = .seconds(3)
@@ -40,7 +40,7 @@ import VODTestSupport
 
     /// Request heads beyond the limit are refused by the HTTP parser (400, connection closed) before any
     /// handler runs; heads within it are served.
-    @Test func oversizedHeadersAreRefused() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func oversizedHeadersAreRefused() async throws {
         let test = try TestLibrary()
         try await test.app { $0.maxHeaderSize = 16 * 1024 }.test(.live) { client in
             let raw = RawHTTP(port: try #require(client.port))
@@ -73,7 +73,7 @@ import VODTestSupport
 
     /// An upload dripped slower than the minimum rate is answered 408 once the grace period has passed, its
     /// connection is closed, and nothing is kept.
-    @Test func slowDripUploadsAreCutOff() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func slowDripUploadsAreCutOff() async throws {
         let test = try TestLibrary()
         try await test.app(Self.quickTimeouts).test(.live) { client in
             let head = RawHTTP.head("POST", "/api/media?title=drip", ["Content-Type: video/mp4", "Content-Length: 1000000"])
@@ -89,7 +89,7 @@ import VODTestSupport
     }
 
     /// A fast upload is not affected by the minimum rate.
-    @Test func uploadsAtAReasonableRatePass() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func uploadsAtAReasonableRatePass() async throws {
         let test = try TestLibrary()
         try await test.app(Self.quickTimeouts).test(.live) { client in
             let head = RawHTTP.head("POST", "/api/media?title=steady", ["Content-Type: video/mp4", "Content-Length: 30000", "Connection: close"])
@@ -101,7 +101,7 @@ import VODTestSupport
 
     /// Connections that go quiet are closed after the idle timeout: before sending anything, in the middle
     /// of a request head (slowloris), in the middle of a body, and between keep-alive requests.
-    @Test(arguments: ["nothing", "half a head", "half a body", "after a response"])
+    @Test(.tags(.processes), .needsExternalTools, arguments: ["nothing", "half a head", "half a body", "after a response"])
     func quietConnectionsAreClosed(_ stage: String) async throws {
         let test = try TestLibrary()
         try await test.app { $0.idleTimeout = .seconds(1) }.test(.live) { client in

@@ -8,7 +8,7 @@ import VODServer
 import VODTestSupport
 
 /// The server on loopback with real clients: curl, Python sockets, ffmpeg and GStreamer.
-@Suite(.serialized) struct LiveServerTests {
+@Suite(.serialized, .tags(.ffmpeg, .gstreamer, .browser, .sharedMedia, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func aLargeUploadIsStreamedToDiskNotMemory() async throws {
         let test = try TestLibrary()
         let clip = try SyntheticClip(width: 320, height: 240, duration: 1).with(container: "ts").make(in: test.directory.url)

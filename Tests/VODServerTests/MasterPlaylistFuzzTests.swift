@@ -7,7 +7,7 @@ import VODTestSupport
 /// Property tests of the master playlist's URI rewriting: for random playlists, every URI of the rewritten
 /// master, resolved from `/api/media/:id/stream` as a player does, names what the original URI names from
 /// the folder the master was written in; every other line is unchanged.
-@Suite struct MasterPlaylistFuzzTests {
+@Suite(.timeLimit(.minutes(2))) struct MasterPlaylistFuzzTests {
     static let stream = URL(string: "http://vod.example/api/media/7/stream")!
     static let folder = URL(string: "http://vod.example/api/media/7/stream/")!
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import VODServer
 
-@Suite struct MasterPlaylistTests {
+@Suite(.timeLimit(.minutes(2))) struct MasterPlaylistTests {
     @Test func prefixesRelativeURIsAndLeavesAbsoluteOnesAlone() {
         let master = """
             #EXTM3U

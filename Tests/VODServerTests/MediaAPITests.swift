@@ -6,7 +6,7 @@ import VODCatalog
 @testable import VODServer
 
 /// Every endpoint of the client contract, and every error body, through the router.
-@Suite struct MediaAPITests {
+@Suite(.timeLimit(.minutes(2))) struct MediaAPITests {
     @Test func mediaJSONHasTheContractKeysInOrderThenTheAddedOnes() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()

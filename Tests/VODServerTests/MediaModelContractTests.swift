@@ -11,7 +11,7 @@ import VODTestSupport
 /// The media JSON the server writes by hand is exactly the JSON of `VODModel.Media`, the type clients decode it
 /// with: for a title in each state, the keys written at every level are the model's `CodingKeys`, no more and no
 /// fewer, and the JSON decodes into the model and encodes back to the same JSON. Status events likewise.
-@Suite struct MediaModelContractTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct MediaModelContractTests {
     @Test func everyStateOfATitleIsTheSharedModel() async throws {
         let test = try TestLibrary()
         let titles = try await Titles(test)

@@ -6,7 +6,7 @@ import VODServer
 
 /// A path the router has, asked with a method it does not take, is 405 with `Allow`; a path it does not have
 /// stays 404, and a route's own 404 (no such media) is untouched.
-@Suite struct MethodNotAllowedTests {
+@Suite(.timeLimit(.minutes(2))) struct MethodNotAllowedTests {
     @Test(arguments: [
         ("/api/media", HTTPRequest.Method.put, "GET, POST"),
         ("/api/media/", .put, "GET, POST"),

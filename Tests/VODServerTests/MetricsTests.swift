@@ -7,7 +7,7 @@ import VODTestSupport
 
 /// `GET /metrics`: request counts by route pattern, latency histograms, bytes served and uploaded, the queue
 /// read from the catalog, jobs and their speed, and segment cache hits, in the Prometheus text format.
-@Suite(.serialized) struct MetricsTests {
+@Suite(.serialized, .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct MetricsTests {
     @Test func requestsAreCountedByRoutePatternMethodAndStatus() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()

@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// Property tests of the streaming multipart parser: random forms survive any chunking byte for byte, and
 /// random damage to valid bodies never traps and never yields more bytes than were fed.
-@Suite struct MultipartParserFuzzTests {
+@Suite(.timeLimit(.minutes(2))) struct MultipartParserFuzzTests {
     struct Part: Equatable {
         var name: String
         var fileName: String?

@@ -3,7 +3,7 @@ import Testing
 import VODTestSupport
 @testable import VODServer
 
-@Suite struct MultipartParserTests {
+@Suite(.timeLimit(.minutes(2))) struct MultipartParserTests {
     static let body = Array(
         """
         preamble\r

@@ -4,7 +4,7 @@ import Testing
 import VODTestSupport
 
 /// The hand-written JSON of media items says exactly what `JSONEncoder` would say, key order aside.
-@Suite struct OrderedJSONObjectTests {
+@Suite(.timeLimit(.minutes(2))) struct OrderedJSONObjectTests {
     @Test func stringsAreEscapedAsJSONEncoderEscapesThem() throws {
         var generator = SeededGenerator(seed: 20261123)
         let alphabet: [Character] = ["a", "é", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{2028}",

@@ -7,7 +7,7 @@ import VODTestSupport
 
 /// Path traversal against every stream route, over real HTTP, so that whatever the router decodes or
 /// normalises is part of the test: nothing outside the item's own output folder is ever served.
-@Suite struct PathTraversalTests {
+@Suite(.timeLimit(.minutes(10))) struct PathTraversalTests {
     /// Spellings of `../`: plain, percent-encoded in every combination, double-encoded, encoded backslashes
     /// and overlong UTF-8. (Raw backslashes, which HTTP clients refuse to send, are in `rawRequestTargetsAreRefused`.)
     static let upSpellings = [
@@ -80,7 +80,7 @@ import VODTestSupport
 
     /// Bytes that HTTP client libraries refuse to put in a request line: raw NUL, raw backslashes, spaces,
     /// a request target that is not a path, and a path longer than the request head limit.
-    @Test(arguments: [
+    @Test(.tags(.processes), .needsExternalTools, arguments: [
         "/api/media/1/stream/720p/index.m3u8\u{0}.ts", "/api/media/1/stream/..\\..\\..\\media\\vod.sqlite",
         "/api/media/1/stream/../../../../etc/passwd", "/api/media/1/stream/720p/../../2/720p/segment_000.ts",
         "http://127.0.0.1/api/media/1/stream/..%2f..%2f..%2fmedia%2fvod.sqlite", "*",

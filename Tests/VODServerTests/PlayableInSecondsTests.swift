@@ -10,7 +10,7 @@ import VODTestSupport
 /// The goal of progressive publishing and split and stitch: a 3-minute 1080p upload on the defaults is playable
 /// while it is still encoding, never keeps a player that starts then waiting, plays to the end while encoding, and
 /// ends a conformant ladder. How soon it is playable is measured by `Scripts/bench` (section p).
-@Suite struct PlayableInSecondsTests {
+@Suite(.tags(.ffmpeg, .gstreamer, .processes, .realTime), .needsExternalTools, .timeLimit(.minutes(10))) struct PlayableInSecondsTests {
     @Test func aThreeMinute1080pUploadPlaysWhileEncodingWithoutKeepingAPlayerWaiting() async throws {
         let test = try TestLibrary()
         var source = SyntheticClip(width: 1920, height: 1080, duration: 180)

@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// A title is served while it is still being transcoded, from its first segments on, and players that start
 /// then play it to the end.
-@Suite struct ProgressivePublishingTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ProgressivePublishingTests {
     @Test func aProcessingTitleIsPlayableFromItsFirstSegmentsToItsEnd() async throws {
         let test = try TestLibrary()
         let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: test.directory.url)

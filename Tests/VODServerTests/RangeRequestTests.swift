@@ -1,7 +1,7 @@
 import Testing
 @testable import VODServer
 
-@Suite struct RangeRequestTests {
+@Suite(.timeLimit(.minutes(2))) struct RangeRequestTests {
     @Test(arguments: [
         ("bytes=0-0", RangeRequest.partial(0...0)),
         ("bytes=0-", .partial(0...99)),

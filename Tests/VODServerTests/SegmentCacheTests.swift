@@ -8,7 +8,7 @@ import VODTestSupport
 
 /// The memory cache of segments: what it holds, what it evicts first, what it refuses, and that a response
 /// from memory is the same as one streamed from disk.
-@Suite struct SegmentCacheTests {
+@Suite(.timeLimit(.minutes(2))) struct SegmentCacheTests {
     /// A folder with `count` files of `size` bytes each, every file's bytes distinct.
     static func files(_ count: Int, size: Int) throws -> (TemporaryDirectory, [String]) {
         let directory = try TemporaryDirectory()

@@ -10,7 +10,7 @@ import VODTestSupport
 /// A long upload is split into chunks in the queue: the worker that holds the title takes them with any other
 /// worker, the title is playable from its first chunk, a chunk whose worker died is retried alone, and a chunk
 /// that fails for good fails its title with the reason.
-@Suite struct SplitTitleServiceTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct SplitTitleServiceTests {
     /// A server with one in-process worker that splits titles longer than 20 s into 12 s chunks, with a 3 s lease.
     static func app(_ test: TestLibrary) -> some ApplicationProtocol {
         test.app { configuration in

@@ -8,7 +8,7 @@ import VODTestSupport
 @testable import VODServer
 
 /// Posters, storyboards and thumbnails of titles transcoded through the real queue, over HTTP.
-@Suite struct StillsAPITests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct StillsAPITests {
     /// `[width, height]` of JPEG bytes, from ffprobe.
     static func size(of bytes: ByteBuffer, in directory: TemporaryDirectory) throws -> [Int] {
         let file = directory.url.appendingPathComponent("\(UUID().uuidString).jpg")

@@ -15,7 +15,7 @@ import VODTestSupport
 /// sent from the segment cache's memory (a ready title's, when held) or from the open file by the kernel, with the
 /// route's status, headers and bytes for every kind of GET and HEAD, in the order of the requests, and one version
 /// of a file replaced while it is sent. `vod_segments_sent_from_file_total` shows which path answered.
-@Suite struct StreamFastPathFileTests {
+@Suite(.tags(.processes), .needsExternalTools, .timeLimit(.minutes(10))) struct StreamFastPathFileTests {
     /// The requests whose answers are compared, each as extra request fields.
     private static func cases(eTag: String, lastModified: String) -> [(String, HTTPFields)] {
         [

@@ -12,7 +12,7 @@ import VODTestSupport
 /// `StreamFastPath`: playlists held in memory are answered on the event loop, before Hummingbird, exactly as the
 /// route answers them, counted in the same metrics, in the order of the requests, and with the connection's
 /// keep-alive rules.
-@Suite struct StreamFastPathTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamFastPathTests {
     @Test func itAnswersAsTheRouteDoesButForTheDate() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
@@ -50,7 +50,7 @@ import VODTestSupport
         }
     }
 
-    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func pipelinedRequestsAreAnsweredInOrder() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
         try await test.app().test(.live) { client in
@@ -66,7 +66,7 @@ import VODTestSupport
         }
     }
 
-    @Test func connectionCloseIsHonoured() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func connectionCloseIsHonoured() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
         try await test.app().test(.live) { client in

@@ -6,7 +6,7 @@ import VODServer
 import VODTestSupport
 
 /// Serving rendition files: URIs that resolve, HEAD, ranges, validators, caching, gzip and confinement.
-@Suite struct StreamFileTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamFileTests {
     @Test func everyURIInEveryPlaylistResolvesFromTheURLItWasServedAt() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
@@ -125,7 +125,7 @@ import VODTestSupport
         }
     }
 
-    @Test func playlistsAreGzippedForClientsThatAcceptIt() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func playlistsAreGzippedForClientsThatAcceptIt() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
         try await test.app().test(.router) { client in

@@ -7,7 +7,7 @@ import VODCatalog
 import VODTestSupport
 
 /// `POST /api/media`: multipart and raw bodies, probing, limits, and nothing left behind on failure.
-@Suite struct UploadTests {
+@Suite(.timeLimit(.minutes(10))) struct UploadTests {
     static func multipart(file: Data?, fileName: String = "clip.mp4", fields: [String: String]) -> (String, ByteBuffer) {
         let boundary = "vod-test-\(UUID().uuidString)"
         var body = Data()
@@ -22,7 +22,7 @@ import VODTestSupport
         return ("multipart/form-data; boundary=\(boundary)", ByteBuffer(bytes: body))
     }
 
-    @Test func multipartUploadQueuesTheVideo() async throws {
+    @Test(.tags(.ffmpeg), .needsExternalTools) func multipartUploadQueuesTheVideo() async throws {
         let test = try TestLibrary()
         let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         let (contentType, body) = Self.multipart(file: clip, fields: ["title": "My clip", "description": "Shot today"])
@@ -61,7 +61,7 @@ import VODTestSupport
         }
     }
 
-    @Test func rawVideoBodyTakesTitleFromTheQuery() async throws {
+    @Test(.tags(.ffmpeg), .needsExternalTools) func rawVideoBodyTakesTitleFromTheQuery() async throws {
         let test = try TestLibrary()
         let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         try await test.app().test(.router) { client in
@@ -77,7 +77,7 @@ import VODTestSupport
         }
     }
 
-    @Test func untitledUploadsAreNamedAfterTheFile() async throws {
+    @Test(.tags(.ffmpeg), .needsExternalTools) func untitledUploadsAreNamedAfterTheFile() async throws {
         let test = try TestLibrary()
         let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         let (contentType, body) = Self.multipart(file: clip, fileName: "Holiday 2025.mp4", fields: [:])

@@ -10,7 +10,7 @@ import VODTestSupport
 /// Playable means watchable: from the moment a split title says it is playable, every rendition lists segment k
 /// no later than a player that started then, playing at 1×, needs it. The clip is sized so that its encoding
 /// runs near real time on this machine, where publishing a whole chunk at a time kept players waiting.
-@Suite struct WatchableOncePlayableTests {
+@Suite(.tags(.ffmpeg, .postgres, .processes, .realTime), .needsExternalTools, .timeLimit(.minutes(10))) struct WatchableOncePlayableTests {
     /// A 40 s clip, split after 20 s into chunks of 12 s.
     static let clipSeconds = 40.0
     static let split = SplitPolicy(after: 20, chunkSeconds: 12)

@@ -6,7 +6,7 @@ import Testing
 import VODTestSupport
 
 /// Public reads, writes behind `X-API-Key` and HMAC signatures, replays refused, secrets never logged.
-@Suite struct WriteProtectionTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct WriteProtectionTests {
     static let keys = ["k1-7f3a9c0e5b2d4f61", "k2-rotated-e8d1c2b3a4f5"]
     static let secret = "s3cr3t-signing-9b8a7c6d"
 

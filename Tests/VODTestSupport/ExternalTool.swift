@@ -15,6 +15,7 @@ public enum ExternalTool {
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
                            timeout: TimeInterval = 300) throws -> Output {
+        try refuseWithoutTools(tool)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -63,6 +64,19 @@ public enum ExternalTool {
             throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) exited \(output.status): \(output.standardError.suffix(2000))")
         }
         return output
+    }
+}
+
+extension ExternalTool {
+    /// Whether this run leaves out every test that needs an external tool (`Scripts/test --fast` sets
+    /// `VOD_TEST_WITHOUT_TOOLS=1`); the tests it still runs must then run none.
+    public static var withoutTools: Bool { ProcessInfo.processInfo.environment["VOD_TEST_WITHOUT_TOOLS"] == "1" }
+
+    /// Throws when a test runs `tool` in a run without tools: that test lacks the tag that leaves it out.
+    static func refuseWithoutTools(_ tool: String) throws {
+        guard withoutTools else { return }
+        throw ToolError(description: "this test runs \(tool) but lacks `.tags(…), .needsExternalTools` (tags such as "
+            + ".ffmpeg or .processes), so `Scripts/test --fast` did not leave it out")
     }
 }
 

@@ -19,17 +19,31 @@ extension MediaLibrary {
     /// On shared storage, a partial upload untouched this long (a day, in seconds) is abandoned.
     static let abandonedUploadAge: TimeInterval = 24 * 3600
 
-    /// Upload staging files are named `.upload-<uuid>.part` in the media folder.
+    /// Upload staging files are named `.upload-<owner>-<uuid>.part` in the media folder (`.upload-<uuid>.part`
+    /// before owners were named).
     static let uploadStagingPrefix = ".upload-"
 
-    /// A fresh path for an upload's staging file, which the orphan sweep recognises.
+    /// The owner part of this process's staging names. The sweep runs while the server already takes uploads, and
+    /// cannot tell this process's uploads from a dead one's by their time: file times come from the kernel's coarse
+    /// clock, a few milliseconds behind `Date()` (files written just after a clock reading were dated up to 8 ms
+    /// before it), so an upload begun as the server started looked older than the start, was removed under its
+    /// request, and the request answered 422.
+    static let stagingOwner = UUID().uuidString.prefix(8).lowercased()
+
+    /// A fresh path for an upload's staging file, which the orphan sweep recognises as this process's.
     public func uploadStagingPath() -> String {
-        "\(mediaDirectory)/\(Self.uploadStagingPrefix)\(UUID().uuidString.lowercased()).part"
+        "\(mediaDirectory)/\(Self.uploadStagingPrefix)\(Self.stagingOwner)-\(UUID().uuidString.lowercased()).part"
     }
 
-    /// Removes what a dead process left behind: staging folders and partial uploads last changed before
-    /// `start` (so work this process has begun is kept), originals with no catalog row and rendition folders of
-    /// deleted items. Run it before the transcode workers start. Resumable uploads (`.uploads`) are kept.
+    /// Whether `name` is an upload staging file that another process, alive or dead, left in the media folder.
+    static func isOthersPartialUpload(_ name: String) -> Bool {
+        name.hasPrefix(uploadStagingPrefix) && name.hasSuffix(".part")
+            && !name.hasPrefix("\(uploadStagingPrefix)\(stagingOwner)-")
+    }
+
+    /// Removes what a dead process left behind: staging folders and other processes' partial uploads last changed
+    /// before `start` (so work this process has begun is kept), originals with no catalog row and rendition folders
+    /// of deleted items. Run it before the transcode workers start. Resumable uploads (`.uploads`) are kept.
     ///
     /// On shared storage, other processes' staging folders are theirs until their lease runs out (see
     /// `removeOutput(of:)`), and only partial uploads untouched for a day are abandoned.
@@ -42,7 +56,7 @@ extension MediaLibrary {
         }
         let uploadsBefore = isShared ? min(start, Date(timeIntervalSinceNow: -Self.abandonedUploadAge)) : start
         report.partialUploads = try remove(in: mediaDirectory) { name, modified in
-            name.hasPrefix(Self.uploadStagingPrefix) && name.hasSuffix(".part") && modified < uploadsBefore
+            Self.isOthersPartialUpload(name) && modified < uploadsBefore
         }
         try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: true) {
             let items = try await catalog.sourcePaths()

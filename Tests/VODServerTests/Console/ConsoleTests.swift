@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import VODTestSupport
 
 /// The web console at `/` in Debian's Chromium, driven by playwright (`Tests/Console/console.py`) against real
 /// `vod serve` processes: uploads, live status, playback, audio tracks, deletion, accessibility (axe-core), the
 /// Content-Security-Policy, the API key, the player script and phone width. One browser session serves every
 /// test here; each judges its part of what the session saw.
-struct ConsoleTests {
+@Suite(.tags(.browser, .ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ConsoleTests {
     /// The browser session, run once for the tests that need it.
     static let session = Task { try await ConsoleBrowserSession.run() }
 

@@ -3,7 +3,7 @@ import VODCatalog
 @testable import VODServer
 
 /// An event rendered once per base URL reads, for every reader, as if rendered for that reader alone.
-@Suite struct EventRendererTests {
+@Suite(.timeLimit(.minutes(2))) struct EventRendererTests {
     static func event(id: Int64, title: String) throws -> MediaEvent {
         let item = MediaItem(
             id: 7, title: title, description: nil, status: .pending, hlsPath: nil, duration: 12, progress: 0, error: nil,

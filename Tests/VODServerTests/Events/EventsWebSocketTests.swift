@@ -7,7 +7,7 @@ import VODCatalog
 import VODTestSupport
 
 /// `GET /api/ws`: the status events over a WebSocket, from a real `vod serve`.
-@Suite(.serialized) struct EventsWebSocketTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct EventsWebSocketTests {
     @Test func theSocketReplaysFromAnEventThenCarriesNewOnes() async throws {
         let test = try TestLibrary()
         let server = try ServerProcess(library: test)

@@ -6,7 +6,7 @@ import VODTestSupport
 /// Status events over Server-Sent Events, read by curl from a real `vod serve`: every change of a title in
 /// order, each with its media JSON, resumed with `Last-Event-ID` without loss, per title or for all, through
 /// a connection idle longer than the server's idle timeout.
-@Suite(.serialized) struct StatusEventsTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct StatusEventsTests {
     @Test func aTitlesLifeArrivesInOrderAndResumesWithoutLoss() async throws {
         let test = try TestLibrary()
         let server = try ServerProcess(library: test, arguments: ["--idle-timeout", "2"])

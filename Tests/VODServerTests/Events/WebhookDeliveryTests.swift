@@ -7,7 +7,7 @@ import VODTestSupport
 /// Webhooks from a real `vod serve` to real receivers on loopback: one that fails twice, one that checks every
 /// signature, and one that is down until the server has been restarted. Every event of the title reaches each
 /// one exactly once with a 2xx, from the catalog's outbox.
-@Suite(.serialized) struct WebhookDeliveryTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct WebhookDeliveryTests {
     @Test func everyEventReachesEveryReceiverSignedRetriedAndAcrossARestart() async throws {
         let test = try TestLibrary()
         let secret = "whsec-\(UUID().uuidString)"

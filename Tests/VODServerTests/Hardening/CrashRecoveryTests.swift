@@ -7,7 +7,7 @@ import VODTestSupport
 
 /// Issue 4, part 2: `kill -9` at random moments during uploads and transcodes, many times over. After every
 /// restart nothing is stuck, nothing partial is served, the catalog is sound and leftovers are removed.
-@Suite(.serialized) struct CrashRecoveryTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct CrashRecoveryTests {
     /// How many times the server is killed, 0.1–2.65 s after it answers; the schedule is seeded, so every run
     /// kills at the same moments.
     static let kills = 16

@@ -7,7 +7,7 @@ import VODTestSupport
 /// reason, uploads get a JSON 507 and leave nothing, the catalog stays sound and the server stays up.
 ///
 /// The file systems are real tmpfs mounts, so these tests need root, as in CI; elsewhere they fail, loudly.
-@Suite(.serialized) struct DiskFaultTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct DiskFaultTests {
     @Test func aFullRenditionDiskFailsTheJobWithAClearReason() async throws {
         try await withMountedFolder(\.output, options: "size=48k") { folders in
             let reason = try await failedReason(in: folders)

@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// Issue 4, part 2: SIGTERM stops new work at once, gives an upload in flight until `--shutdown-timeout`, then
 /// cuts it and puts the running job back in the queue; the next start finishes the job.
-@Suite(.serialized) struct GracefulStopTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct GracefulStopTests {
     @Test func sigtermRequeuesTheJobAndCutsASlowUploadWithinTheLimit() async throws {
         let folders = try ServedFolders()
         let long = try SyntheticClip(width: 320, height: 240, duration: 40).make(in: folders.directory.url, name: "long")

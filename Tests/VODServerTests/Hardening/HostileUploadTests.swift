@@ -8,7 +8,7 @@ import VODTestSupport
 /// Issue 4, part 1: every broken, unusual, lying or disguised upload ends in a conformant ladder, a 4xx JSON
 /// refusal or a failed item with a reason; the server never crashes, hangs past its job limit, grows without
 /// bound or reads a file other than the upload.
-@Suite(.serialized) struct HostileUploadTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct HostileUploadTests {
     @Test func everyCorpusFileEndsWellAndNothingElseIsRead() async throws {
         let folders = try ServedFolders()
         let corpus = folders.directory.url.appendingPathComponent("corpus")

@@ -4,7 +4,7 @@ import VODCatalog
 import VODTestSupport
 
 /// Issue 4, part 6: sustained playlist and segment load while a transcode runs, and concurrent uploads.
-@Suite(.serialized) struct LoadTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct LoadTests {
     @Test func sustainedStreamLoadWhileTranscodingHasNoErrorsAndBoundedMemory() async throws {
         let folders = try ServedFolders()
         let short = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url, name: "short")

@@ -5,7 +5,7 @@ import VODServer
 import VODTestSupport
 
 /// What the start-up sweep removes and, as important, what it keeps.
-@Suite struct OrphanSweepTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct OrphanSweepTests {
     @Test func removesWhatADeadProcessLeftAndKeepsEverythingElse() async throws {
         let test = try TestLibrary()
         let library = test.library

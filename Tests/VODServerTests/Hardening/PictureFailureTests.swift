@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// A job whose video never decodes fails at once with the decoder's complaint in words, through the real
 /// server: not requeued as if it had been cancelled, and the server carries on.
-@Suite(.serialized) struct PictureFailureTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct PictureFailureTests {
     @Test func undecodableVideoFailsOnceWithTheDecodersReason() async throws {
         let folders = try ServedFolders()
         let clip = try SyntheticClip.undecodable(in: folders.directory.url)

@@ -5,7 +5,7 @@ import VODTestSupport
 /// Real responses match the document: schemathesis (`Tests/OpenAPI/schemathesis.toml`) runs every check it has
 /// against a `vod serve` that holds a transcoded title, and finds no server error, no response outside the
 /// schemas, statuses or content types documented, and no documented input refused.
-struct OpenAPIConformanceTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct OpenAPIConformanceTests {
     @Test func schemathesisFindsNothingAgainstALiveServer() async throws {
         let test = try TestLibrary()
         let server = try ServerProcess(library: test)

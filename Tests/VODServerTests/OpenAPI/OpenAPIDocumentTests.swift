@@ -7,11 +7,11 @@ import VODTestSupport
 
 /// `GET /api/openapi.json`: the document is valid OpenAPI 3.1, names exactly the routes the router has, keeps the
 /// client contract, and is served with validators.
-struct OpenAPIDocumentTests {
+@Suite(.timeLimit(.minutes(2))) struct OpenAPIDocumentTests {
     /// Operations served outside the router: the WebSocket upgrade of `EventsWebSocket`.
     static let servedOutsideRouter: Set<String> = ["GET \(EventsWebSocket.path)"]
 
-    @Test func theDocumentIsValidOpenAPI31() throws {
+    @Test(.tags(.processes), .needsExternalTools) func theDocumentIsValidOpenAPI31() throws {
         let output = try ExternalTool.run(OpenAPIFiles.python, ["-m", "openapi_spec_validator", OpenAPIFiles.document.path])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.hasSuffix("OK\n"), "\(output.standardOutput)")

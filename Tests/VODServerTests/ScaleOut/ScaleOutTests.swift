@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// API nodes and `vod worker` processes sharing a PostgreSQL catalog and folders: nothing is lost, nothing is
 /// done twice, nothing is stuck, whatever one process does.
-@Suite(.serialized) struct ScaleOutTests {
+@Suite(.serialized, .tags(.ffmpeg, .postgres, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ScaleOutTests {
     /// Short clips that differ, so their originals' checksums do.
     static func clips(_ count: Int, in directory: URL, duration: Double = 1) throws -> [String] {
         try (0..<count).map { index in

@@ -6,7 +6,7 @@ import Testing
 import VODTestSupport
 
 /// A completed upload becomes a media item exactly as `POST /api/media` makes one; nothing else ever does.
-@Suite struct TusCompletionTests {
+@Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct TusCompletionTests {
     /// The media JSON without what differs between two uploads of the same file.
     static func comparable(_ body: ByteBuffer) throws -> [String: String] {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])

@@ -6,7 +6,7 @@ import Testing
 import VODTestSupport
 
 /// Write protection per request, one writer per upload, and uploads that outlive a restart's orphan sweep.
-@Suite struct TusProtectionTests {
+@Suite(.timeLimit(.minutes(10))) struct TusProtectionTests {
     static let key = "tus-key-4e5f6a7b8c9d"
     static let secret = "tus-secret-0a1b2c3d"
 
@@ -34,7 +34,7 @@ import VODTestSupport
         }
     }
 
-    @Test func eachSignedChunkIsCheckedAndAForgedOneDiscarded() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func eachSignedChunkIsCheckedAndAForgedOneDiscarded() async throws {
         let test = try TestLibrary()
         let bytes = (0..<600).map { UInt8($0 % 241) }
         try await test.app { $0.writeProtection = WriteProtection(secret: Self.secret) }.test(.live) { client in
@@ -68,7 +68,7 @@ import VODTestSupport
         }
     }
 
-    @Test func aSecondWriterIsRefusedWhileTheFirstWrites() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func aSecondWriterIsRefusedWhileTheFirstWrites() async throws {
         let test = try TestLibrary()
         let bytes = (0..<500).map { UInt8($0 % 223) }
         try await test.app().test(.live) { client in

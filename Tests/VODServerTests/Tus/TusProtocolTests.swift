@@ -7,7 +7,7 @@ import VODTestSupport
 
 /// The tus 1.0.0 core protocol and its creation, termination, expiration and checksum extensions, request by
 /// request.
-@Suite struct TusProtocolTests {
+@Suite(.timeLimit(.minutes(10))) struct TusProtocolTests {
     @Test func optionsAnnouncesTheProtocolAndOtherPreflightsStayCORS() async throws {
         let test = try TestLibrary()
         try await test.app(maxUploadSize: 5_000_000).test(.router) { client in
@@ -132,7 +132,7 @@ import VODTestSupport
         }
     }
 
-    @Test func aChunkWithAWrongChecksumIsDiscardedAndTheRightOneAccepted() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func aChunkWithAWrongChecksumIsDiscardedAndTheRightOneAccepted() async throws {
         let test = try TestLibrary()
         let bytes = (0..<400).map { UInt8(($0 * 7) % 256) }
         try await test.app().test(.router) { client in
@@ -160,7 +160,7 @@ import VODTestSupport
         }
     }
 
-    @Test func aChunkCutShortKeepsItsBytesUnlessItHadAChecksum() async throws {
+    @Test(.tags(.processes), .needsExternalTools) func aChunkCutShortKeepsItsBytesUnlessItHadAChecksum() async throws {
         let test = try TestLibrary()
         let bytes = (0..<1000).map { UInt8($0 % 199) }
         try await test.app().test(.live) { client in

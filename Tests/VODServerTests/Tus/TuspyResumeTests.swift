@@ -5,7 +5,7 @@ import VODTestSupport
 
 /// A real tus client against a real `vod serve`: tuspy uploads a clip in small chunks through connections cut
 /// at random points and across a killed and restarted server, and the media item is the clip, byte for byte.
-@Suite struct TuspyResumeTests {
+@Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct TuspyResumeTests {
     @Test func tuspyResumesAfterCutConnectionsAndARestart() async throws {
         let test = try TestLibrary()
         let clipPath = try SyntheticClip(width: 320, height: 240, duration: 6).make(in: test.directory.url)
