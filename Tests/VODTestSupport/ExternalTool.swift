@@ -44,7 +44,7 @@ public enum ExternalTool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning {
             if Date() > deadline {
-                process.terminate()
+                stop(process)
                 throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
             }
             Thread.sleep(forTimeInterval: 0.02)
@@ -54,6 +54,15 @@ public enum ExternalTool {
             standardOutput: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         )
+    }
+
+    /// Ends `process`: SIGTERM, then SIGKILL if it still runs a second later (a hung GStreamer ignores SIGTERM).
+    private static func stop(_ process: Process) {
+        process.terminate()
+        let grace = Date(timeIntervalSinceNow: 1)
+        while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Runs `tool` and throws unless it exits 0.
