@@ -91,11 +91,12 @@ CARD_STATUS = """([title, status]) => [...document.querySelectorAll('.card')].so
 
 
 async def holds(page, predicate, arg):
-    """Whether `predicate` holds in the page; false while a navigation replaces the page it ran in."""
+    """Whether `predicate` holds in the page; false while a navigation replaces the page it ran in, or while the
+    console is still putting up the page whose elements it reads (one it reads is not there yet)."""
     try:
         return await page.evaluate(predicate, arg)
     except PlaywrightError as error:
-        if "Execution context was destroyed" in error.message:
+        if "Execution context was destroyed" in error.message or "Cannot read properties of null" in error.message:
             return False
         raise
 
