@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import VODService
 
 /// Builds the vod server: the HTTP API of the client contract plus the transcode workers, all stopped
 /// gracefully on SIGTERM and SIGINT when run with `runService()`.
@@ -26,7 +27,7 @@ public func buildApplication(
     let webSocket = EventsWebSocket(feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL)
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
-        baseURL: configuration.unsolicitedBaseURL, renderer: renderer, logger: logger
+        render: { [baseURL = configuration.unsolicitedBaseURL] in try renderer.json(of: $0, baseURL: baseURL) }, logger: logger
     )
     let serverName = "vod"
     let protection = configuration.writeProtection

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import VODCatalog
+import VODService
 
 /// Runs the vod server until SIGTERM or SIGINT, then stops it gracefully within a bounded time.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import VODEngine
+import VODService
 
 /// How `vod serve` runs: where it listens, what it accepts and how many transcodes run at once.
 ///

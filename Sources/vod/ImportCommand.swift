@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import VODServer
+import VODService
 
 /// `vod import`: the batch path into the catalog. Each file is probed, stored in the media folder and queued;
 /// a running `vod serve` on the same catalog picks the jobs up. Safe to run while the server runs.

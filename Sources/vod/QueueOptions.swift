@@ -1,5 +1,5 @@
 import ArgumentParser
-import VODServer
+import VODService
 
 /// How workers hold their jobs; shared by `vod serve` and `vod worker`.
 struct QueueOptions: ParsableArguments {

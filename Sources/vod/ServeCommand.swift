@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import VODFFmpeg
 import VODServer
+import VODService
 
 /// `vod serve`: the HTTP API and the transcode workers in one process, stopped gracefully by SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {

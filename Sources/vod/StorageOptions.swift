@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import VODCatalog
 import VODPostgres
-import VODServer
+import VODService
 
 /// Where the catalog and the media live; shared by `vod serve`, `vod worker` and `vod import`, which must agree.
 ///

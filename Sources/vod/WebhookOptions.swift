@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VODServer
+import VODService
 
 /// Where `vod serve` POSTs status events, and how it signs them.
 struct WebhookOptions: ParsableArguments {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
+import VODModel
 @testable import VODServer
 
 /// Every endpoint of the client contract, and every error body, through the router.

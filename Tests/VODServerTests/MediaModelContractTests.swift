@@ -7,6 +7,7 @@ import VODEngine
 import VODModel
 import VODTestSupport
 @testable import VODServer
+@testable import VODService
 
 /// The media JSON the server writes by hand is exactly the JSON of `VODModel.Media`, the type clients decode it
 /// with: for a title in each state, the keys written at every level are the model's `CodingKeys`, no more and no

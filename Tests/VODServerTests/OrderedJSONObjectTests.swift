@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODModel
 @testable import VODServer
 import VODTestSupport
 

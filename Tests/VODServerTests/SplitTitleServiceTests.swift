@@ -5,6 +5,7 @@ import Testing
 import VODCatalog
 import VODConformance
 import VODServer
+import VODService
 import VODTestSupport
 
 /// A long upload is split into chunks in the queue: the worker that holds the title takes them with any other

@@ -6,6 +6,7 @@ import VODCatalog
 import VODEngine
 import VODTestSupport
 @testable import VODServer
+import VODService
 
 /// Posters, storyboards and thumbnails of titles transcoded through the real queue, over HTTP.
 @Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct StillsAPITests {

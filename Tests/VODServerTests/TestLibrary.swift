@@ -4,6 +4,7 @@ import Logging
 import VODCatalog
 import VODEngine
 import VODServer
+import VODService
 import VODTestSupport
 
 /// A catalog and media folders in a fresh temporary folder, and servers built on them.

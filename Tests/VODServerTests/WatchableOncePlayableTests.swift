@@ -5,6 +5,7 @@ import Testing
 import VODCatalog
 import VODEngine
 import VODServer
+import VODService
 import VODTestSupport
 
 /// Playable means watchable: from the moment a split title says it is playable, every rendition lists segment k

@@ -1,4 +1,5 @@
 import Hummingbird
+import VODService
 
 extension APIError {
     /// 507, which HTTPTypes does not name.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOPosix
 import VODEngine
+import VODModel
 
 extension MediaController {
     /// The routes of a ready title's pictures: its poster, its stills folder (posters by width, the storyboard

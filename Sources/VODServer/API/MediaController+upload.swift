@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VODCatalog
+import VODService
 
 extension MediaController {
     /// `POST /api/media`: receives a multipart form (`file`, `title`, `description`) or a raw `video/*` body

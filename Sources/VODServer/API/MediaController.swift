@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VODCatalog
+import VODService
 
 /// The routes of `/api/media`: listing, reading, changing and deleting items, uploads and streaming.
 struct MediaController: Sendable {

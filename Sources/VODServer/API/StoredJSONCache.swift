@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VODCatalog
 import VODEngine
+import VODService
 
 /// The parts of a media row that the catalog keeps as JSON (the probe's `source` summary, the variants), and
 /// the stills manifest of a ready title's folder, decoded once per version of the row and kept: a list of
@@ -47,12 +48,6 @@ final class StoredJSONCache: Sendable {
         return fields
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
     /// The probe's `source` and `tracks` alone, which is all a row made by this version needs decoding.
     private struct StoredSummary: Decodable {
         var source: SourceSummary?
@@ -66,12 +61,7 @@ final class StoredJSONCache: Sendable {
         let probe = item.probeJSON.map { Data($0.utf8) }
         let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
         let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
-        return (source.map(encoded) ?? "null", summary?.tracks.map(encoded) ?? "null")
-    }
-
-    /// `value` as the media JSON embeds it: compact, keys sorted, slashes unescaped; `null` if it cannot be encoded.
-    static func encoded(_ value: some Encodable) -> String {
-        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return (source.map(MediaLibrary.storedJSON) ?? "null", summary?.tracks.map(MediaLibrary.storedJSON) ?? "null")
     }
 
     /// The variants column, read as a flat array when it is one (as this service writes it), else decoded.

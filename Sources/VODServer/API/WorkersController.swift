@@ -1,5 +1,6 @@
 import Hummingbird
 import VODCatalog
+import VODModel
 
 /// `GET /api/workers`: the transcode workers that share the catalog, for operators; protected like writes, since
 /// it names hosts and processes.

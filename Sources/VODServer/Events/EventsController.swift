@@ -1,6 +1,7 @@
 import Hummingbird
 import ServiceLifecycle
 import VODCatalog
+import VODService
 
 /// `GET /api/events` and `GET /api/media/:id/events`: status events as Server-Sent Events streams.
 ///

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
+import VODService
 
 /// `GET /api/ws`: the status events of `GET /api/events` over a WebSocket, one JSON text message each, for
 /// clients that expect events that way. `?last_event_id=` resumes after an event and `?media_id=` keeps one

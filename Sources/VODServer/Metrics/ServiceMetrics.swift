@@ -98,14 +98,6 @@ final class ServiceMetrics: Sendable {
         )
     }
 
-    /// Records a transcode finished ready: `mediaSeconds` of media in `wall` time.
-    func recordTranscodeDone(mediaSeconds: Double, wall: Duration) {
-        jobsDone.increment()
-        guard wall > .zero else { return }
-        transcodeSpeed.record(mediaSeconds / wall.seconds)
-        lastTranscodeSpeed.set(mediaSeconds / wall.seconds)
-    }
-
     /// The Prometheus text of every metric, the queue gauges read from `catalog` first.
     func exposition(catalog: any MediaStore) async throws -> String {
         let counts = try await catalog.countByStatus()

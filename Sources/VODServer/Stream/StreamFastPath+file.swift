@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import VODService
 
 extension StreamFastPath {
     /// The body of an answer sent on the event loop: bytes held in memory, or a region of an open file that the

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import VODService
 
 extension StreamFile {
     /// Where a file becomes a response through Hummingbird: answers GET and HEAD as `answer(to:)` decides, the

@@ -2,6 +2,7 @@ import Foundation
 import NIOPosix
 import Synchronization
 import VODCatalog
+import VODService
 
 /// Finds the files of playable items' renditions and keeps what it learned: a ready item's renditions never
 /// change, so its folder, its playlists and the metadata of its segments are cached in memory, and the bytes

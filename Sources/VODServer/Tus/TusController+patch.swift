@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VODService
 
 extension TusController {
     /// `PATCH /api/uploads/:id`: appends the body at `Upload-Offset`, which must be where the upload stands

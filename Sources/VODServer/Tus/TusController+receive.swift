@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import _NIOFileSystem
+import VODService
 
 extension TusController {
     /// Writes the request's body into the upload's data file from `offset`, chunk by chunk.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import VODService
 
 /// The tus 1.0.0 resumable uploads of `/api/uploads` (core protocol, creation, creation-with-upload,
 /// termination, expiration and sha1 checksums). A completed upload becomes a media item exactly as

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VODService
 
 /// The resumable uploads of a media folder, in its hidden `.uploads` folder: for each upload, `<id>.json`
 /// (a `TusUpload`, replaced in one rename) and `<id>.bin`, its bytes so far. The data file's size is the
@@ -8,9 +9,6 @@ import Synchronization
 /// One request at a time writes an upload (`withLock`); the orphan sweep at start leaves the folder alone, and
 /// `TusExpiryService` removes what expires.
 final class TusStore: Sendable {
-    /// The name of the folder in the media folder.
-    static let folderName = ".uploads"
-
     let folder: String
     /// How long an upload lives after its last chunk.
     let expiry: TimeInterval
@@ -18,7 +16,7 @@ final class TusStore: Sendable {
     let busy = Mutex<Set<String>>([])
 
     init(mediaDirectory: String, expiry: TimeInterval) {
-        folder = "\(mediaDirectory)/\(Self.folderName)"
+        folder = "\(mediaDirectory)/\(MediaLibrary.resumableUploadsFolder)"
         self.expiry = expiry
     }
 

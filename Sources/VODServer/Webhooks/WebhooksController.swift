@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VODCatalog
+import VODModel
 
 /// `GET /api/webhooks/deliveries`: the most recent webhook deliveries and how they went, for operators;
 /// protected like writes, since it names the receivers.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VODCatalog
 import VODServer
+import VODService
 import VODTestSupport
 
 /// Webhooks from a real `vod serve` to real receivers on loopback: one that fails twice, one that checks every

@@ -3,6 +3,7 @@ import Testing
 import VODCatalog
 import VODConformance
 import VODServer
+import VODService
 import VODTestSupport
 
 /// Issue 4, part 1: every broken, unusual, lying or disguised upload ends in a conformant ladder, a 4xx JSON

@@ -3,6 +3,7 @@ import Logging
 import Testing
 import VODEngine
 @testable import VODServer
+import VODService
 
 /// The OpenAPI document in the package's resources, and the Python tools that check it (`openapi-spec-validator`
 /// and `schemathesis`, installed by `Scripts/setup --test` in `.build/python`).

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import VODServer
+import VODService
 import VODTestSupport
 
 /// The tus 1.0.0 core protocol and its creation, termination, expiration and checksum extensions, request by

@@ -16,7 +16,7 @@ extension TranscodeService {
         let catalog = library.catalog
         let events = library.events
         let metrics = self.metrics
-        metrics.jobsStarted.increment()
+        metrics.recordTranscodeStarted()
         await events.record(.processing, item: job.item)
         let output = library.outputFolder(for: job.id, generation: job.token)
         let progressWriter = ProgressWriter()
@@ -80,7 +80,7 @@ extension TranscodeService {
             let reason = Self.reason(for: error)
             await detached {
                 if try await catalog.markFailed(job, reason: reason) {
-                    metrics.jobsFailed.increment()
+                    metrics.recordTranscodeFailed()
                     await events.record(.failed, id: job.id)
                 }
             }

@@ -5,23 +5,25 @@ import Foundation
 ///
 /// Two statuses of one path are equal only when it is still the same file, unchanged: a file replaced by a
 /// rename has another inode, and one written in place another size or modification time.
-struct FileStatus: Equatable, Sendable {
-    let size: Int64
-    let modified: Date
+package struct FileStatus: Equatable, Sendable {
+    /// The size in bytes.
+    package let size: Int64
+    /// When the contents last changed.
+    package let modified: Date
     /// Whether the path is a regular file (not a folder, link, device or socket).
-    let isRegularFile: Bool
+    package let isRegularFile: Bool
     private let device: UInt64
     private let inode: UInt64
 
     /// The status of `path` itself (a symbolic link is not followed), or nil when it cannot be read.
-    init?(path: String) {
+    package init?(path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         self.init(info)
     }
 
     /// The status of the open file `descriptor`, or nil when it cannot be read.
-    init?(descriptor: CInt) {
+    package init?(descriptor: CInt) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         self.init(info)

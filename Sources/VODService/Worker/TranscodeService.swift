@@ -34,22 +34,30 @@ public struct TranscodeService: Service {
     /// When this service was made: leftovers last changed before then belong to a dead process.
     let created = Date()
     /// Where jobs started, done and failed, and the speed of finished ones, are counted.
-    let metrics: ServiceMetrics
+    let metrics: any TranscodeMetrics
     let logger: Logger
 
-    init(library: MediaLibrary, jobs: RunningJobs, configuration: VODServerConfiguration, metrics: ServiceMetrics, logger: Logger) {
+    /// Workers that take `library`'s jobs, `workers` at a time, each encoded with `transcodeOptions`; `jobs` lists
+    /// the running ones. An idle worker looks for a job every `pollInterval` seconds; a job gets `maxAttempts`
+    /// interrupted attempts, each under a lease of `lease`, and runs at most its `timeLimit`.
+    package init(
+        library: MediaLibrary, jobs: RunningJobs, transcodeOptions: TranscodeOptions, workers: Int, maxAttempts: Int,
+        pollInterval: Double, timeLimit: JobTimeLimit, lease: Duration, split: SplitPolicy,
+        stillsWriter: @escaping @Sendable (URL, Double, CancellationFlag) throws -> StillsManifest?,
+        metrics: any TranscodeMetrics, logger: Logger
+    ) {
         self.library = library
         self.jobs = jobs
         self.metrics = metrics
-        self.transcoder = Transcoder(options: configuration.transcodeOptions)
-        self.workers = configuration.workers
-        self.maxAttempts = configuration.maxAttempts
-        self.pollInterval = .milliseconds(Int(configuration.pollInterval * 1000))
+        self.transcoder = Transcoder(options: transcodeOptions)
+        self.workers = workers
+        self.maxAttempts = maxAttempts
+        self.pollInterval = .milliseconds(Int(pollInterval * 1000))
         self.progressInterval = .seconds(1)
-        self.timeLimit = configuration.jobTimeLimit
-        self.lease = configuration.lease
-        self.split = configuration.split
-        self.stillsWriter = configuration.writeStills
+        self.timeLimit = timeLimit
+        self.lease = lease
+        self.split = split
+        self.stillsWriter = stillsWriter
         self.logger = logger
     }
 

@@ -37,8 +37,8 @@ extension MediaLibrary {
             sourceSize: size,
             duration: probe.duration,
             probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self),
-            sourceSummaryJSON: probe.source.map(StoredJSONCache.encoded) ?? "null",
-            tracksJSON: probe.tracks.map(StoredJSONCache.encoded) ?? "null"
+            sourceSummaryJSON: probe.source.map(Self.storedJSON) ?? "null",
+            tracksJSON: probe.tracks.map(Self.storedJSON) ?? "null"
         )
         let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {

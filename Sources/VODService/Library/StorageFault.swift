@@ -19,7 +19,7 @@ public struct StorageFault: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
 
     /// The fault behind `error`, or nil when `error` is not a storage fault.
-    init?(_ error: any Error) {
+    package init?(_ error: any Error) {
         guard let kind = Self.kind(of: error, depth: 0) else { return nil }
         self.kind = kind
     }

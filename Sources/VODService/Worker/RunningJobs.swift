@@ -1,8 +1,11 @@
 import Synchronization
 
 /// The transcodes running in this process, by media id, so that deleting an item can stop its job.
-final class RunningJobs: Sendable {
+package final class RunningJobs: Sendable {
     private let tasks = Mutex<[Int64: Task<Void, Never>]>([:])
+
+    /// No job yet.
+    package init() {}
 
     /// Records the task transcoding item `id`.
     func insert(_ task: Task<Void, Never>, for id: Int64) {
@@ -15,7 +18,7 @@ final class RunningJobs: Sendable {
     }
 
     /// Cancels the job of item `id`, if one runs, and waits until it has stopped.
-    func cancel(_ id: Int64) async {
+    package func cancel(_ id: Int64) async {
         guard let task = tasks.withLock({ $0[id] }) else { return }
         task.cancel()
         await task.value

@@ -1,16 +1,15 @@
-import VODModel
-
 /// The name of a member of an `OrderedJSONObject`.
-protocol JSONKey {
+package protocol JSONKey {
+    /// The member's name as written.
     var jsonKey: String { get }
 }
 
 extension String: JSONKey {
-    var jsonKey: String { self }
+    package var jsonKey: String { self }
 }
 
 extension JSONKey where Self: CodingKey {
-    var jsonKey: String { stringValue }
+    package var jsonKey: String { stringValue }
 }
 
 // The keys of the JSON that clients decode with VODModel's types: the hand-written writers take their names

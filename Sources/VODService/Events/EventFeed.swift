@@ -6,18 +6,20 @@ import VODCatalog
 /// Reads the catalog's event log for this process's status streams: one reader however many streams listen,
 /// which runs while anyone does, polls every `pollInterval` for the events of other processes and machines, and
 /// is woken at once by those this process records.
-final class EventFeed: Sendable {
+package final class EventFeed: Sendable {
     /// What a subscriber receives.
-    enum Delivery: Sendable {
+    package enum Delivery: Sendable {
         case event(MediaEvent)
         /// Nothing happened for a while: the stream says it is alive.
         case keepAlive
     }
 
     /// One subscriber's stream of deliveries, and the way to end it early (at graceful shutdown).
-    struct Subscription: Sendable {
-        let deliveries: AsyncStream<Delivery>
-        let end: @Sendable () -> Void
+    package struct Subscription: Sendable {
+        /// The events, and keep-alives, in order.
+        package let deliveries: AsyncStream<Delivery>
+        /// Ends `deliveries`.
+        package let end: @Sendable () -> Void
     }
 
     private struct State {
@@ -38,7 +40,8 @@ final class EventFeed: Sendable {
     let logger: Logger
     private let state = Mutex(State())
 
-    init(events: EventRecorder, pollInterval: Duration = .milliseconds(250), keepAliveInterval: Duration = .seconds(15), logger: Logger) {
+    /// A feed of the events `events` records, and those other processes record in its catalog.
+    package init(events: EventRecorder, pollInterval: Duration = .milliseconds(250), keepAliveInterval: Duration = .seconds(15), logger: Logger) {
         self.catalog = events.catalog
         self.wakeups = events.wakeups
         self.pollInterval = pollInterval
@@ -50,7 +53,7 @@ final class EventFeed: Sendable {
     /// after each `keepAliveInterval` of silence; only item `mediaID`'s when given. Events come once each, in
     /// order, none missed: those already in the log are read from it, and the live ones that repeat them are
     /// skipped.
-    func subscribe(after lastSeen: Int64?, mediaID: Int64?) async throws -> Subscription {
+    package func subscribe(after lastSeen: Int64?, mediaID: Int64?) async throws -> Subscription {
         var start = lastSeen ?? 0
         if lastSeen == nil { start = try await catalog.lastEventID() }
         let (live, liveContinuation) = AsyncStream<Delivery>.makeStream(bufferingPolicy: .bufferingOldest(Self.backlogLimit))

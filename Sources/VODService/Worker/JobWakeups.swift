@@ -3,7 +3,7 @@ import Synchronization
 
 /// Lets idle work loops sleep until a job may be waiting (the catalog's job signals) or their poll interval
 /// has passed, whichever comes first.
-final class JobWakeups: Sendable {
+package final class JobWakeups: Sendable {
     private enum Waiter {
         case waiting(CheckedContinuation<Void, Never>)
         /// The sleep ended before the waiter registered: it must not wait.
@@ -12,8 +12,11 @@ final class JobWakeups: Sendable {
 
     private let waiters = Mutex<[UUID: Waiter]>([:])
 
+    /// No loop sleeping yet.
+    package init() {}
+
     /// Wakes every sleeping loop.
-    func wakeAll() {
+    package func wakeAll() {
         let sleeping = waiters.withLock { waiters in
             defer { waiters = waiters.filter { if case .ended = $0.value { true } else { false } } }
             return waiters.values.compactMap { if case .waiting(let continuation) = $0 { continuation } else { nil } }
@@ -22,7 +25,7 @@ final class JobWakeups: Sendable {
     }
 
     /// Returns after `duration`, or earlier when `wakeAll` is called.
-    func sleep(upTo duration: Duration) async {
+    package func sleep(upTo duration: Duration) async {
         let id = UUID()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: duration) }

@@ -9,11 +9,11 @@ import VODCatalog
 public struct EventRecorder: Sendable {
     let catalog: any EventLog & MediaStore
     /// This process's readers of the log, woken at each event so that they need not wait for their next poll.
-    let wakeups = JobWakeups()
+    package let wakeups = JobWakeups()
     let logger = Logger(label: "vod.events")
 
     /// Records `type` with `item` as it is now.
-    func record(_ type: MediaEventType, item: MediaItem) async {
+    package func record(_ type: MediaEventType, item: MediaItem) async {
         do {
             _ = try await catalog.appendEvent(type, item: item)
             wakeups.wakeAll()
@@ -23,7 +23,7 @@ public struct EventRecorder: Sendable {
     }
 
     /// Records `type` with item `id` as the catalog has it now; nothing when the item is gone.
-    func record(_ type: MediaEventType, id: Int64) async {
+    package func record(_ type: MediaEventType, id: Int64) async {
         do {
             guard let item = try await catalog.media(id: id) else { return }
             await record(type, item: item)

@@ -1,7 +1,7 @@
 /// Hexadecimal text of bytes, as signatures are written.
-enum Hex {
+package enum Hex {
     /// Lowercase hex digits of `bytes`.
-    static func string(_ bytes: some Sequence<UInt8>) -> String {
+    package static func string(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for byte in bytes {
@@ -12,7 +12,7 @@ enum Hex {
     }
 
     /// The bytes of a string of hex digits, either case; nil for anything else.
-    static func bytes(_ hex: String) -> [UInt8]? {
+    package static func bytes(_ hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []

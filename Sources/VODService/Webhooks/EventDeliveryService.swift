@@ -12,17 +12,29 @@ import VODCatalog
 /// work, since each claims its deliveries under a lease. A 2xx answer delivers one; anything else (another
 /// status, a refused connection, no answer in 30 s) is tried again after a wait that doubles from
 /// `WebhookPolicy.firstRetryDelay` up to an hour, until `WebhookPolicy.retryFor` after the event.
-struct EventDeliveryService: Service {
+package struct EventDeliveryService: Service {
     let catalog: any WebhookOutbox & EventLog
     let policy: WebhookPolicy
     /// Woken when this process records an event.
     let wakeups: JobWakeups
-    /// The base of the URLs in the media JSON of each delivery.
-    let baseURL: String
-    let renderer: EventRenderer
+    /// The body of an event's deliveries: the event's JSON, as status streams send it.
+    let render: @Sendable (MediaEvent) throws -> String
     let logger: Logger
     /// This process's name on the leases of the deliveries it sends.
     let worker = "\(ProcessInfo.processInfo.hostName):\(getpid()):webhooks"
+
+    /// Delivers the events of `catalog` as `policy` says, each with the body `render` writes; `wakeups` is woken
+    /// when this process records an event.
+    package init(
+        catalog: any WebhookOutbox & EventLog, policy: WebhookPolicy, wakeups: JobWakeups,
+        render: @escaping @Sendable (MediaEvent) throws -> String, logger: Logger
+    ) {
+        self.catalog = catalog
+        self.policy = policy
+        self.wakeups = wakeups
+        self.render = render
+        self.logger = logger
+    }
 
     /// How long events are kept, for `Last-Event-ID` and webhooks still retrying.
     static let retention: Double = 7 * 24 * 3600
@@ -33,7 +45,7 @@ struct EventDeliveryService: Service {
     /// How long an answer may take.
     static let timeout = TimeAmount.seconds(30)
 
-    func run() async throws {
+    package func run() async throws {
         let client = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: HTTPClient.Configuration(
@@ -84,7 +96,7 @@ struct EventDeliveryService: Service {
     private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async {
         let attempt: WebhookAttempt
         do {
-            let body = Array(try renderer.json(of: delivery.event, baseURL: baseURL).utf8)
+            let body = Array(try render(delivery.event).utf8)
             var request = HTTPClientRequest(url: delivery.url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")

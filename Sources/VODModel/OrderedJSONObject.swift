@@ -4,44 +4,47 @@ import Foundation
 ///
 /// Strings, numbers, booleans and nulls are written directly, without `JSONEncoder`, and `addRaw` takes JSON
 /// text as it is: a list of ten thousand items is written in a fraction of a second this way. A key is a string,
-/// or a `CodingKey` of a `VODModel` type (see `ModelKeys.swift`), so that what clients decode names it.
-struct OrderedJSONObject {
+/// or a `CodingKey` of a `VODModel` type (see `JSONKey.swift`), so that what clients decode names it.
+package struct OrderedJSONObject {
     private var text = "{"
     /// Whether a member has been added; `text.count` would walk the text's characters at every member.
     private var hasMembers = false
 
-    mutating func add(_ key: some JSONKey, _ value: String?) {
+    /// An empty object.
+    package init() {}
+
+    package mutating func add(_ key: some JSONKey, _ value: String?) {
         addRaw(key, value.map(Self.quoted) ?? "null")
     }
 
-    mutating func add(_ key: some JSONKey, _ value: Int?) {
+    package mutating func add(_ key: some JSONKey, _ value: Int?) {
         addRaw(key, value.map(String.init) ?? "null")
     }
 
-    mutating func add(_ key: some JSONKey, _ value: Int64) {
+    package mutating func add(_ key: some JSONKey, _ value: Int64) {
         addRaw(key, String(value))
     }
 
-    mutating func add(_ key: some JSONKey, _ value: Double?) {
+    package mutating func add(_ key: some JSONKey, _ value: Double?) {
         addRaw(key, value.map(Self.number) ?? "null")
     }
 
-    mutating func add(_ key: some JSONKey, _ value: Bool) {
+    package mutating func add(_ key: some JSONKey, _ value: Bool) {
         addRaw(key, value ? "true" : "false")
     }
 
     /// Adds `json`, which must already be valid JSON text.
-    mutating func addRaw(_ key: some JSONKey, _ json: String) {
+    package mutating func addRaw(_ key: some JSONKey, _ json: String) {
         if hasMembers { text += "," }
         hasMembers = true
         text += Self.quoted(key.jsonKey) + ":" + json
     }
 
     /// The object's JSON text.
-    var json: String { text + "}" }
+    package var json: String { text + "}" }
 
     /// A JSON string literal, escaped as `JSONEncoder` escapes it (slashes left alone).
-    static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + string + "\""
         }
@@ -63,7 +66,7 @@ struct OrderedJSONObject {
     }
 
     /// A JSON number as `JSONEncoder` writes a `Double`: whole values without a fraction; null if not finite.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"

@@ -23,6 +23,9 @@ extension MediaLibrary {
     /// before owners were named).
     static let uploadStagingPrefix = ".upload-"
 
+    /// The folder of resumable uploads (`/api/uploads`) in the media folder, which the sweep leaves alone.
+    package static let resumableUploadsFolder = ".uploads"
+
     /// The owner part of this process's staging names. The sweep runs while the server already takes uploads, and
     /// cannot tell this process's uploads from a dead one's by their time: file times come from the kernel's coarse
     /// clock, a few milliseconds behind `Date()` (files written just after a clock reading were dated up to 8 ms
@@ -79,11 +82,11 @@ extension MediaLibrary {
 
     /// Removes the entries of `folder` that `condition` selects, given their name and modification date.
     /// The folder of resumable uploads is never one of them: they live on across restarts until they expire
-    /// (`TusExpiryService`).
+    /// (`TusExpiryService` of the HTTP server).
     private func remove(in folder: String, where condition: (String, Date) -> Bool) throws -> [String] {
         let manager = FileManager.default
         return try manager.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
-            guard name != TusStore.folderName else { return nil }
+            guard name != Self.resumableUploadsFolder else { return nil }
             let path = "\(folder)/\(name)"
             let modified = FileStatus(path: path)?.modified ?? .distantFuture
             guard condition(name, modified) else { return nil }
