@@ -7,10 +7,11 @@ import Foundation
 /// contents and refused here, and `InputFile` additionally allows only the `file` protocol and the demuxers in
 /// `allowedFormats`, so nothing else is ever probed.
 public enum InputPolicy {
-    /// Demuxers for real media containers; none of them opens other files.
+    /// Demuxers for real media containers and animated images; none of them opens other files.
     public static let allowedFormats = [
         "mov", "matroska", "avi", "mpegts", "flv", "asf", "mpeg", "mxf", "ogg", "nut",
         "h264", "hevc", "m4v", "mpegvideo", "ivf", "dv", "yuv4mpegpipe",
+        "gif", "apng",
         "wav", "mp3", "aac", "flac", "w64", "aiff", "ac3", "eac3", "dts",
     ]
 
