@@ -122,7 +122,7 @@ import VODTestSupport
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
-    @Test func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
+    @Test(.tags(.realTime)) func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
         let api = try await cluster.apiNode()
