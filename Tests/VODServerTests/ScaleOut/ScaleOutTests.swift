@@ -150,7 +150,7 @@ import VODTestSupport
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
-    @Test func workersAndTheAPIReconnectWhenPostgreSQLRestarts() async throws {
+    @Test(.tags(.exclusive)) func workersAndTheAPIReconnectWhenPostgreSQLRestarts() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
         let api = try await cluster.apiNode()
