@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Tests only: waits on the external tools they run without blocking a thread of the cooperative pool.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // FFmpeg 5.1 C libraries, with a small shim for macros Swift cannot import.
@@ -118,7 +120,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Test helpers: synthetic clips made with Debian's ffmpeg, and independent-client checks.
-        .target(name: "VODTestSupport", path: "Tests/VODTestSupport"),
+        .target(name: "VODTestSupport", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+        ], path: "Tests/VODTestSupport"),
         // CFFmpeg for DolbyVisionFixture alone, which writes a Dolby Vision configuration record no production code writes.
         .testTarget(name: "VODEngineTests", dependencies: ["VODEngine", "VODFFmpeg", "CFFmpeg", "VODConformance", "VODTestSupport"]),
         .testTarget(name: "VODCommandTests", dependencies: ["VODTestSupport"]),

@@ -24,7 +24,7 @@ enum CatalogBackend: String, CaseIterable, CustomStringConvertible, Sendable {
             let path = folder.appendingPathComponent("db/vod.sqlite").path
             return CatalogStore(open: { try SQLiteCatalog(path: path) }, remove: { try? FileManager.default.removeItem(at: folder) })
         case .postgres:
-            let url = try ThrowawayPostgres.shared().makeDatabase()
+            let url = try await ThrowawayPostgres.shared().makeDatabase()
             let opened = Opened()
             return CatalogStore(open: {
                 let catalog = try await PostgresCatalog.connect(url: url, logger: Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VODCatalog
+import VODTestSupport
 
 /// The chunk queue: chunks added under a title's lease, claimed under their own leases, fenced by token,
 /// reclaimed when a lease runs out, with the same assertions on every backend.
@@ -105,8 +106,7 @@ import VODCatalog
         #expect(try await catalog.chunks(of: first.id).map(\.status) == [.pending, .pending])
     }
 
-    @Test(arguments: CatalogBackend.tested)
-    func anExpiredChunkLeaseGoesBackAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
+    @Test(.tags(.realTime), arguments: CatalogBackend.tested) func anExpiredChunkLeaseGoesBackAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
         let catalog = try await store.open()

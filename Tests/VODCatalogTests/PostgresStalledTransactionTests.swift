@@ -9,7 +9,7 @@ import VODTestSupport
     /// A `vod worker` stopped (SIGSTOP) while it held the event log's lock to append a progress event stalled
     /// every other process's events, and with them their progress, claims and uploads, until it woke.
     @Test func aTransactionLeftIdleLosesItsLocksSoTheOthersGoOn() async throws {
-        let url = try ThrowawayPostgres.shared().makeDatabase()
+        let url = try await ThrowawayPostgres.shared().makeDatabase()
         let logger = Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let frozen = try await PostgresCatalog.connect(url: url, logger: logger)
         let other = try await PostgresCatalog.connect(url: url, logger: logger)

@@ -10,7 +10,7 @@ import _ConnectionPoolModule
     /// After failing to connect for a while, the pool fails requests at once with its circuit breaker; that is the
     /// database being unavailable, not an internal error (a PostgreSQL down for 15 s made the API answer 500).
     @Test func aTrippedCircuitBreakerIsUnavailability() async throws {
-        let catalog = try await PostgresCatalog.connect(url: try ThrowawayPostgres.shared().makeDatabase(),
+        let catalog = try await PostgresCatalog.connect(url: try await ThrowawayPostgres.shared().makeDatabase(),
                                                         logger: Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         defer { catalog.shutdown() }
         await #expect(throws: CatalogUnavailable.self) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VODCatalog
+import VODTestSupport
 
 /// The persistent queue: claims under leases, fencing by lease token, reclaiming expired leases, and the worker
 /// list, with the same assertions on every backend.
@@ -63,8 +64,7 @@ import VODCatalog
         #expect(try await catalog.media(id: item.id)?.status == .ready)
     }
 
-    @Test(arguments: CatalogBackend.tested)
-    func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
+    @Test(.tags(.realTime), arguments: CatalogBackend.tested) func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
         let catalog = try await store.open()

@@ -8,7 +8,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct CatalogTests {
     @Test func readyTitleIsUpdatedCaptionedAndDeleted() async throws {
         let server = try ServeProcess()
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         let captionFile = server.directory.url.appendingPathComponent("clip.fr.vtt")
         try Data("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nBonjour\n".utf8).write(to: captionFile)
         try await server.waitUntilListening()
@@ -26,7 +26,7 @@ import VODTestSupport
         #expect(caption.language == "fr" && caption.name == "Français" && caption.isDefault && caption.mediaID == ready.id)
         #expect(try await client.captions(of: ready.id) == [caption])
         #expect(try await client.get(id: ready.id).captions == [caption])
-        let vtt = try ExternalTool.require("curl", ["-sf", caption.url.absoluteString]).standardOutput
+        let vtt = try await ExternalTool.require("curl", ["-sf", caption.url.absoluteString]).standardOutput
         #expect(vtt.contains("Bonjour"), "\(vtt)")
         try await client.deleteCaption(id: caption.id, of: ready.id)
         #expect(try await client.captions(of: ready.id).isEmpty)

@@ -26,8 +26,8 @@ final class ProgressLog: Sendable {
 }
 
 /// A 2-second 320x180 clip with sound, and its size.
-func tinyClip(in directory: TemporaryDirectory, name: String = "clip") throws -> (url: URL, size: Int) {
-    let path = try SyntheticClip(width: 320, height: 180, duration: 2).make(in: directory.url, name: name)
+func tinyClip(in directory: TemporaryDirectory, name: String = "clip") async throws -> (url: URL, size: Int) {
+    let path = try await SyntheticClip(width: 320, height: 180, duration: 2).make(in: directory.url, name: name)
     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     return (URL(fileURLWithPath: path), size)
 }

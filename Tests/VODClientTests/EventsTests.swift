@@ -8,7 +8,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct EventsTests {
     @Test func eventsFollowAnUploadToReadyAndResumeAfterTheStreamDrops() async throws {
         let server = try ServeProcess()
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let proxy = try await LoopbackProxy(upstreamPort: server.port, faults: [("GET /api/events", .cutResponse(afterBytes: 3000))])
         let client = server.client(port: proxy.port)

@@ -6,12 +6,13 @@ import VODTestSupport
 /// 2-second clip is ready in a second or two.
 final class ServeProcess: @unchecked Sendable {
     let directory: TemporaryDirectory
-    let port = Int.random(in: 20_000...60_000)
+    let port: Int
     private let process = Process()
 
     /// Starts the server; with `apiKey` or `secret`, writes need them.
     init(workers: Int = 1, apiKey: String? = nil, secret: String? = nil) throws {
         directory = try TemporaryDirectory()
+        port = try LoopbackPort.free()
         let root = directory.url.path
         var arguments = [
             VODBinary.path, "serve", "--port", "\(port)", "--database", "\(root)/media/vod.sqlite", "--media-dir", "\(root)/media",

@@ -9,7 +9,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct UploadTests {
     @Test func uploadedClipBecomesReadyAndPlays() async throws {
         let server = try ServeProcess()
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let client = server.client()
         let progress = ProgressLog()
@@ -30,13 +30,13 @@ import VODTestSupport
         #expect(try await client.list().map(\.id) == [uploaded.id])
 
         let stream = ready.streamURL.absoluteString
-        #expect(try IndependentPlayers.decodeErrors(master: stream, program: 0) == "", "ffmpeg decodes \(stream)")
-        #expect(try IndependentPlayers.streams(at: stream).map(\.codec_type).sorted() == ["audio", "video"])
+        #expect(try await IndependentPlayers.decodeErrors(master: stream, program: 0) == "", "ffmpeg decodes \(stream)")
+        #expect(try await IndependentPlayers.streams(at: stream).map(\.codec_type).sorted() == ["audio", "video"])
     }
 
     @Test func tusUploadResumesAfterAnInterruptedPatch() async throws {
         let server = try ServeProcess(workers: 0)
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let proxy = try await LoopbackProxy(upstreamPort: server.port, faults: [("PATCH /api/uploads/", .cutRequest(afterBytes: 40_000))])
         var options = VODClient.Options()
@@ -56,7 +56,7 @@ import VODTestSupport
 
     @Test func serverWithoutTusGetsAForm() async throws {
         let server = try ServeProcess(workers: 0, apiKey: "key", secret: "secret")
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let proxy = try await LoopbackProxy(upstreamPort: server.port, faults: [("OPTIONS /api/uploads", .notFound)])
         let progress = ProgressLog()
@@ -84,7 +84,7 @@ import VODTestSupport
 
     @Test func titleThatFailsGivesTheServersReasonFromEventsAndFromPolling() async throws {
         let server = try ServeProcess()
-        let clip = URL(fileURLWithPath: try SyntheticClip.undecodable(in: server.directory.url))
+        let clip = URL(fileURLWithPath: try await SyntheticClip.undecodable(in: server.directory.url))
         try await server.waitUntilListening()
         let client = server.client()
         let media = try await client.upload(file: clip)
@@ -102,9 +102,9 @@ import VODTestSupport
         await #expect(throws: failed) { try await polling.waitUntilReady(id: media.id, timeout: .seconds(60)) }
     }
 
-    @Test func waitingGivesUpAfterItsTimeout() async throws {
+    @Test(.tags(.realTime)) func waitingGivesUpAfterItsTimeout() async throws {
         let server = try ServeProcess(workers: 0)
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let media = try await server.client().upload(file: clip.url)
 

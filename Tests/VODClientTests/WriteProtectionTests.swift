@@ -9,7 +9,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct WriteProtectionTests {
     @Test func writesCarryTheKeyAndTheSignature() async throws {
         let server = try ServeProcess(workers: 0, apiKey: "the-key", secret: "the-secret")
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         var options = VODClient.Options()
         options.chunkSize = 32 << 10
@@ -26,7 +26,7 @@ import VODTestSupport
 
     @Test func wrongKeyOrSecretIsRefusedWithTheServersMessage() async throws {
         let server = try ServeProcess(workers: 0, apiKey: "the-key", secret: "the-secret")
-        let clip = try tinyClip(in: server.directory)
+        let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()
         let media = try await server.client(apiKey: "the-key", secret: "the-secret").upload(file: clip.url, title: "Kept")
 

@@ -5,14 +5,14 @@ import VODTestSupport
 /// `vod transcode` and `vod probe` run as processes, as a user runs them.
 @Suite("vod transcode and vod probe", .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
 struct TranscodeCommandTests {
-    @Test func transcodesEachInputIntoItsOwnFolderAndFailsForBadOnes() throws {
+    @Test func transcodesEachInputIntoItsOwnFolderAndFailsForBadOnes() async throws {
         let directory = try TemporaryDirectory()
-        let good = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: directory.url, name: "good")
+        let good = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: directory.url, name: "good")
         let bad = directory.url.appendingPathComponent("bad.mp4").path
         try Data("#EXTM3U\n#EXTINF:1,\n/etc/passwd\n".utf8).write(to: URL(fileURLWithPath: bad))
         let output = directory.url.appendingPathComponent("renditions").path
 
-        let run = try VODBinary.run(["transcode", good, bad, "--output", output,
+        let run = try await VODBinary.run(["transcode", good, bad, "--output", output,
                                     "--ladder", "240p:320x240@300k", "--preset", "superfast"])
 
         #expect(run.status != 0, "a failed input makes the exit status non-zero")
@@ -26,24 +26,24 @@ struct TranscodeCommandTests {
         #expect(run.standardError.contains("good: 100%"), "progress is printed as plain lines when not on a terminal")
     }
 
-    @Test func succeedsWhenEveryInputSucceeds() throws {
+    @Test func succeedsWhenEveryInputSucceeds() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 1, hasAudio: false).make(in: directory.url)
-        let run = try VODBinary.run(["transcode", clip, "-o", directory.url.appendingPathComponent("out").path,
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 1, hasAudio: false).make(in: directory.url)
+        let run = try await VODBinary.run(["transcode", clip, "-o", directory.url.appendingPathComponent("out").path,
                                     "--ladder", "240p:320x240@300k", "--preset", "superfast"])
         #expect(run.status == 0, "\(run.standardError)")
     }
 
-    @Test func rejectsAMalformedLadder() throws {
-        let run = try VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
+    @Test func rejectsAMalformedLadder() async throws {
+        let run = try await VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
         #expect(run.status == 64)
         #expect(run.standardError.contains("Invalid rung '720p:wide@fast'"))
     }
 
-    @Test func probePrintsJSON() throws {
+    @Test func probePrintsJSON() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
-        let run = try VODBinary.run(["probe", clip])
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
+        let run = try await VODBinary.run(["probe", clip])
         #expect(run.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let video = try #require(json["video"] as? [String: Any])
@@ -52,10 +52,10 @@ struct TranscodeCommandTests {
         #expect((json["audio"] as? [String: Any])?["sampleRate"] as? Int == 44_100)
     }
 
-    @Test func probeSaysWhatCameInForAnHDRPhoneClip() throws {
+    @Test func probeSaysWhatCameInForAnHDRPhoneClip() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.hdr(transfer: "arib-std-b67", duration: 1).make(in: directory.url)
-        let run = try VODBinary.run(["probe", clip])
+        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", duration: 1).make(in: directory.url)
+        let run = try await VODBinary.run(["probe", clip])
         #expect(run.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let source = try #require(json["source"] as? [String: Any])
@@ -64,27 +64,27 @@ struct TranscodeCommandTests {
         #expect(source["display_aspect_ratio"] as? String == "16:9" && source["interlaced"] as? Bool == false)
     }
 
-    @Test func transcodeSaysWhyAnUndecodableVideoFailed() throws {
+    @Test func transcodeSaysWhyAnUndecodableVideoFailed() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.undecodable(in: directory.url)
-        let run = try VODBinary.run(["transcode", clip, "--output", directory.url.appendingPathComponent("out").path])
+        let clip = try await SyntheticClip.undecodable(in: directory.url)
+        let run = try await VODBinary.run(["transcode", clip, "--output", directory.url.appendingPathComponent("out").path])
         #expect(run.status != 0)
         #expect(run.standardError.contains("undecodable.ivf: failed: the video stream could not be decoded (vp9: Invalid frame marker)"),
                 "\(run.standardError)")
     }
 
-    @Test func probeFailsClearlyForText() throws {
+    @Test func probeFailsClearlyForText() async throws {
         let directory = try TemporaryDirectory()
         let text = directory.url.appendingPathComponent("notes.mp4")
         try Data("just some notes\n".utf8).write(to: text)
-        let run = try VODBinary.run(["probe", text.path])
+        let run = try await VODBinary.run(["probe", text.path])
         #expect(run.status == 1)
         #expect(run.standardError.contains("the file is text, not a media file"))
     }
 
     @Test(arguments: [[], ["transcode"], ["probe"]])
-    func helpIsAvailableAtEveryLevel(_ path: [String]) throws {
-        let run = try VODBinary.run(path + ["--help"])
+    func helpIsAvailableAtEveryLevel(_ path: [String]) async throws {
+        let run = try await VODBinary.run(path + ["--help"])
         #expect(run.status == 0)
         #expect(run.standardOutput.contains("USAGE: vod"))
     }

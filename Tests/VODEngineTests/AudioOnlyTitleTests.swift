@@ -9,7 +9,7 @@ import VODTestSupport
 struct AudioOnlyTitleTests {
     @Test func anAACPodcastBecomesOneAudioVariant() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try AudioOnlyClip(tracks: [ToneTrack(frequency: 440)], duration: 13).make(in: directory.url)
+        let clip = try await AudioOnlyClip(tracks: [ToneTrack(frequency: 440)], duration: 13).make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(abs(result.duration - 13) < 0.03, "the title lasts as long as the sound: \(result.duration)")
         #expect(abs(try result.playlistDuration() - result.duration) < 0.001)
@@ -19,29 +19,29 @@ struct AudioOnlyTitleTests {
         let variant = try #require(master.first { $0.hasPrefix("#EXT-X-STREAM-INF:") })
         #expect(variant.contains(#"CODECS="mp4a.40.2""#) && !variant.contains("RESOLUTION") && !variant.contains("VIDEO-RANGE"))
         #expect(master.last == "audio_0/index.m3u8")
-        let streams = try IndependentPlayers.streams(at: result.segment("audio_0"))
+        let streams = try await IndependentPlayers.streams(at: result.segment("audio_0"))
         #expect(streams.map(\.codec_type) == ["audio"] && streams[0].channels == 2 && streams[0].sample_rate == "48000")
         let playlist = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("audio_0/index.m3u8").path
-        #expect(abs(try AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15)
+        #expect(abs(try await AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15)
     }
 
     /// A 5.1 soundtrack is AAC stereo only: players switch between an audio-only title's variants by bandwidth,
     /// and a switch from AAC to AC-3 in mid-stream stops GStreamer's hlsdemux.
     @Test func anAC3SurroundSoundtrackBecomesAStereoDownmix() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try AudioOnlyClip(duration: 9.5, codec: "ac3", channels: 6, fileName: "film.ac3").make(in: directory.url)
+        let clip = try await AudioOnlyClip(duration: 9.5, codec: "ac3", channels: 6, fileName: "film.ac3").make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(result.variants.map(\.codecs) == ["mp4a.40.2"])
         #expect(abs(result.duration - 9.5) < 0.05, "\(result.duration)")
-        let stereo = try IndependentPlayers.streams(at: result.segment("audio_0"))
+        let stereo = try await IndependentPlayers.streams(at: result.segment("audio_0"))
         #expect(stereo.map(\.codec_name) == ["aac"] && stereo[0].channels == 2)
         let playlist = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("audio_0/index.m3u8").path
-        #expect(abs(try AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15, "the downmix keeps the sound")
+        #expect(abs(try await AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15, "the downmix keeps the sound")
     }
 
     @Test func threeLanguagesPlayFromTheDefaultTrack() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try AudioOnlyClip(tracks: [
+        let clip = try await AudioOnlyClip(tracks: [
             ToneTrack(frequency: 300, metadata: ["language=eng"]),
             ToneTrack(frequency: 500, metadata: ["language=fre"], disposition: "default"),
             ToneTrack(frequency: 700, metadata: ["language=ger"]),
@@ -58,7 +58,7 @@ struct AudioOnlyTitleTests {
 
     @Test func anMP3WithCoverArtIsAudioOnly() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try AudioOnlyClip(codec: "libmp3lame", fileName: "song.mp3", coverArt: true).make(in: directory.url)
+        let clip = try await AudioOnlyClip(codec: "libmp3lame", fileName: "song.mp3", coverArt: true).make(in: directory.url)
         let probe = try MediaProber.probe(path: clip)
         #expect(probe.video == nil)
         #expect(probe.tracks?.first { $0.type == "video" }?.reason == "cover art, not a video")
@@ -71,7 +71,7 @@ struct AudioOnlyTitleTests {
         let subtitles = directory.url.appendingPathComponent("lines.srt")
         try "1\n00:00:01,000 --> 00:00:02,000\nHello\n".write(to: subtitles, atomically: true, encoding: .utf8)
         let input = directory.url.appendingPathComponent("lines.mkv").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-i", subtitles.path, "-c:s", "srt", input])
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-i", subtitles.path, "-c:s", "srt", input])
         let error = await #expect(throws: MediaError.self) {
             try await Transcoder().transcode(input: input, outputDirectory: directory.url.appendingPathComponent("out").path)
         }

@@ -8,7 +8,7 @@ import VODTestSupport
 struct AudioRenditionTests {
     @Test func threeLanguagesBecomeThreeRenditionsWithTheSourcesDefault() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.multiTrack([
+        let clip = try await SyntheticClip.multiTrack([
             ToneTrack(frequency: 300, metadata: ["language=eng"]),
             ToneTrack(frequency: 500, metadata: ["language=fre"], disposition: "default"),
             ToneTrack(frequency: 700, metadata: ["language=ger"]),
@@ -24,24 +24,24 @@ struct AudioRenditionTests {
         #expect(master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.allSatisfy { $0.contains(#"AUDIO="aac""#) })
         let folder = result.masterPlaylist.deletingLastPathComponent()
         for variant in result.variants {
-            let streams = try IndependentPlayers.streams(at: result.segment(variant.name))
+            let streams = try await IndependentPlayers.streams(at: result.segment(variant.name))
             #expect(streams.map(\.codec_type) == ["video"], "the rungs carry no audio of their own")
         }
         for (index, (language, frequency)) in [("eng", 300.0), ("fre", 500.0), ("ger", 700.0)].enumerated() {
             let playlist = folder.appendingPathComponent("audio_\(index)/index.m3u8").path
             let segment = folder.appendingPathComponent("audio_\(index)/segment_000.ts").path
-            let tag = try ExternalTool.require("ffprobe", [
+            let tag = try await ExternalTool.require("ffprobe", [
                 "-v", "error", "-show_entries", "stream_tags=language", "-of", "csv=p=0", segment,
             ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(tag == language, "rendition \(index) carries its language in the PMT")
-            let measured = try Self.toneFrequency(of: playlist)
+            let measured = try await Self.toneFrequency(of: playlist)
             #expect(abs(measured - frequency) < 15, "rendition \(index) is its own track: \(measured) Hz")
         }
     }
 
     @Test func namesComeFromTitlesLanguagesAndDispositions() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.multiTrack([
+        let clip = try await SyntheticClip.multiTrack([
             ToneTrack(frequency: 300, metadata: ["language=fre"], disposition: "default"),
             ToneTrack(frequency: 400, metadata: ["language=fre"], disposition: "visual_impaired"),
             ToneTrack(frequency: 500, metadata: ["language=eng", "title=Director's commentary"]),
@@ -60,7 +60,7 @@ struct AudioRenditionTests {
     @Test func manyTracksAreCappedAtTheDocumentedNumber() async throws {
         let directory = try TemporaryDirectory()
         let tracks = (0..<12).map { ToneTrack(frequency: 200 + 50 * $0, metadata: ["language=eng"]) }
-        let clip = try SyntheticClip.multiTrack(tracks, duration: 2, in: directory.url)
+        let clip = try await SyntheticClip.multiTrack(tracks, duration: 2, in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
         #expect(master.components(separatedBy: "#EXT-X-MEDIA:TYPE=AUDIO").count - 1 == TrackPlan.maximumAudioTracks)
@@ -81,7 +81,7 @@ struct AudioRenditionTests {
         let tones = [300.0, 350, 500, 60, 700, 750]
         let clip = directory.url.appendingPathComponent("surround.mkv").path
         let sines = tones.enumerated().map { "sine=frequency=\(Int($1)):sample_rate=48000:duration=8[c\($0)]" }.joined(separator: ";")
-        try ExternalTool.require("ffmpeg", [
+        try await ExternalTool.require("ffmpeg", [
             "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=8",
             "-filter_complex", sines + ";" + (0..<6).map { "[c\($0)]" }.joined() + "join=inputs=6:channel_layout=5.1(side):map=0.0-FL|1.0-FR|2.0-FC|3.0-LFE|4.0-SL|5.0-SR[s]",
             "-map", "0", "-map", "[s]", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "ac3", "-b:a", "640k",
@@ -99,7 +99,7 @@ struct AudioRenditionTests {
         #expect(variants.filter { $0.contains(#"AUDIO="ac3""#) }.allSatisfy { $0.contains(#",ac-3""#) })
 
         let folder = result.masterPlaylist.deletingLastPathComponent()
-        let stereo = try Self.samples(of: folder.appendingPathComponent("audio_0/index.m3u8").path, channels: 2)
+        let stereo = try await Self.samples(of: folder.appendingPathComponent("audio_0/index.m3u8").path, channels: 2)
         let left = stride(from: 0, to: stereo.count, by: 2).map { stereo[$0] }
         let front = Self.amplitude(of: left, at: tones[0])
         #expect(abs(Self.amplitude(of: left, at: tones[2]) / front - 0.7071) < 0.07, "centre at −3 dB")
@@ -107,7 +107,7 @@ struct AudioRenditionTests {
         #expect(Self.amplitude(of: left, at: tones[3]) / front < 0.05, "no LFE in stereo")
         #expect(Self.amplitude(of: left, at: tones[1]) / front < 0.05, "the right front stays right")
 
-        let surround = try Self.samples(of: folder.appendingPathComponent("audio_1/index.m3u8").path, channels: 6)
+        let surround = try await Self.samples(of: folder.appendingPathComponent("audio_1/index.m3u8").path, channels: 6)
         for (channel, tone) in tones.enumerated() {
             let samples = stride(from: channel, to: surround.count, by: 6).map { surround[$0] }
             #expect(Self.amplitude(of: samples, at: tone) > 0.1, "channel \(channel) keeps its \(tone) Hz tone")
@@ -115,10 +115,10 @@ struct AudioRenditionTests {
     }
 
     /// The decoded samples of an input's audio, interleaved, as 32-bit floats at 48 kHz.
-    static func samples(of input: String, channels: Int) throws -> [Float] {
+    static func samples(of input: String, channels: Int) async throws -> [Float] {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("audio.raw").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "\(channels)", "-ar", "48000",
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "\(channels)", "-ar", "48000",
                                             "-f", "f32le", path])
         return try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
@@ -135,10 +135,10 @@ struct AudioRenditionTests {
     }
 
     /// The frequency of a pure tone, from the zero crossings of its first channel decoded by ffmpeg.
-    static func toneFrequency(of input: String) throws -> Double {
+    static func toneFrequency(of input: String) async throws -> Double {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("tone.raw").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "1", "-ar", "48000",
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-ac", "1", "-ar", "48000",
                                             "-f", "s16le", path])
         let samples = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count

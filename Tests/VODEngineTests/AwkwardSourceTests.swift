@@ -11,8 +11,8 @@ struct AwkwardSourceTests {
         let directory = try TemporaryDirectory()
         var source = SyntheticClip(width: 640, height: 360, duration: 3)
         source.pixelFormat = "yuv420p10le"
-        let result = try await transcodeAndPlay(try source.make(in: directory.url), in: directory)
-        let stream = try firstVideoStream(of: result)
+        let result = try await transcodeAndPlay(try await source.make(in: directory.url), in: directory)
+        let stream = try await firstVideoStream(of: result)
         #expect(stream.profile == "High")
         #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["640x360"])
     }
@@ -23,7 +23,7 @@ struct AwkwardSourceTests {
         source.container = "mkv"
         source.videoCodec = ["-c:v", "ffv1"]
         source.pixelFormat = "yuv444p"
-        let result = try await transcodeAndPlay(try source.make(in: directory.url), in: directory)
+        let result = try await transcodeAndPlay(try await source.make(in: directory.url), in: directory)
         #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" } == ["240p 320x240"])
     }
 
@@ -32,11 +32,11 @@ struct AwkwardSourceTests {
         var source = SyntheticClip(width: 640, height: 360, duration: 6)
         // 30 fps for two seconds, then every other frame: 15 fps.
         source.extraArguments = ["-vf", "select='lt(n\\,60)+not(mod(n\\,2))'", "-fps_mode", "vfr"]
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         let playlist = try MediaPlaylistText(contentsOf: result.masterPlaylist.deletingLastPathComponent()
             .appendingPathComponent(result.variants[0].playlist))
-        let keyframes = try ExternalTool.require("ffprobe", [
+        let keyframes = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v", "-skip_frame", "nokey", "-show_entries", "frame=pts_time",
             "-of", "csv=p=0", result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/index.m3u8").path,
         ]).standardOutput.split(separator: "\n").compactMap { Double($0) }
@@ -48,17 +48,17 @@ struct AwkwardSourceTests {
 
     @Test func sourceWithoutAudioGetsVideoOnlyRungs() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 3, hasAudio: false).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 3, hasAudio: false).make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(result.variants.allSatisfy { $0.codecs.hasPrefix("avc1.") && !$0.codecs.contains(",") })
-        let streams = try IndependentPlayers.streams(at: result.masterPlaylist.path)
+        let streams = try await IndependentPlayers.streams(at: result.masterPlaylist.path)
         #expect(!streams.contains { $0.codec_type == "audio" })
     }
 
     @Test(arguments: [90, 270])
     func rotationMetadataIsAppliedAsFFmpegAppliesIt(tag: Int) async throws {
         let directory = try TemporaryDirectory()
-        let clip = try halfWhiteClip(rotationTag: tag, in: directory)
+        let clip = try await halfWhiteClip(rotationTag: tag, in: directory)
         let probe = try MediaProber.probe(path: clip)
         #expect(probe.video?.rotation == 90 || probe.video?.rotation == 270)
         #expect(probe.video.map { "\($0.displayWidth)x\($0.displayHeight)" } == "360x640")
@@ -66,9 +66,9 @@ struct AwkwardSourceTests {
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["360x640"])
         let segment = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("360p/segment_000.ts").path
-        let ours = try grayFrame(["-i", segment])
+        let ours = try await grayFrame(["-i", segment])
         // ffmpeg's command line turns pictures by their display matrix on its own: that is the reference.
-        let expected = try grayFrame(["-i", clip])
+        let expected = try await grayFrame(["-i", clip])
         #expect(ours.count == 360 * 640 && expected.count == ours.count)
         #expect(meanDifference(ours, expected) < 8, "the picture is turned as ffmpeg turns it")
     }
@@ -76,7 +76,7 @@ struct AwkwardSourceTests {
     /// A rung scaled from a larger rung's picture (see ScaleCascade) is turned once, like every other rung.
     @Test func aRungScaledFromAnotherRungsPictureIsTurnedLikeTheSource() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try halfWhiteClip(rotationTag: 90, in: directory)
+        let clip = try await halfWhiteClip(rotationTag: 90, in: directory)
         let ladder = [Rung(name: "120p", width: 212, height: 120, bitrate: 150_000),
                       Rung(name: "240p", width: 426, height: 240, bitrate: 300_000)]
         let plan = try LadderPlanner.plan(ladder: ladder, displayWidth: 360, displayHeight: 640)
@@ -88,16 +88,16 @@ struct AwkwardSourceTests {
         for variant in result.variants {
             let segment = result.masterPlaylist.deletingLastPathComponent()
                 .appendingPathComponent("\(variant.name)/segment_000.ts").path
-            let ours = try grayFrame(["-i", segment])
-            let expected = try grayFrame(["-i", clip, "-vf", "scale=\(variant.width):\(variant.height)"])
+            let ours = try await grayFrame(["-i", segment])
+            let expected = try await grayFrame(["-i", clip, "-vf", "scale=\(variant.width):\(variant.height)"])
             #expect(ours.count == variant.width * variant.height && expected.count == ours.count)
             #expect(meanDifference(ours, expected) < 8, "\(variant.width)x\(variant.height) is turned as ffmpeg turns it")
         }
     }
 
-    @Test func probeReportsStreams() throws {
+    @Test func probeReportsStreams() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
         let probe = try MediaProber.probe(path: clip)
         #expect(probe.container.contains("mp4"))
         #expect(probe.video?.codec == "h264")
@@ -108,17 +108,17 @@ struct AwkwardSourceTests {
         #expect(abs((probe.duration ?? 0) - 1) < 0.1)
     }
 
-    private func firstVideoStream(of result: TranscodeResult) throws -> IndependentPlayers.ProbedStream {
+    private func firstVideoStream(of result: TranscodeResult) async throws -> IndependentPlayers.ProbedStream {
         let url = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent(result.variants[0].playlist)
-        return try #require(try IndependentPlayers.streams(at: url.path).first { $0.codec_type == "video" })
+        return try #require(try await IndependentPlayers.streams(at: url.path).first { $0.codec_type == "video" })
     }
 
     /// A 640x360 clip with a white top half and a black bottom half, so the direction of a turn shows.
-    private func halfWhiteClip(rotationTag: Int, in directory: TemporaryDirectory) throws -> String {
+    private func halfWhiteClip(rotationTag: Int, in directory: TemporaryDirectory) async throws -> String {
         var source = SyntheticClip(width: 640, height: 360, duration: 2)
         source.videoSource = "color=white:size=SIZE:rate=RATE:duration=DURATION"
         source.extraArguments = ["-vf", "drawbox=y=180:w=640:h=180:color=black:t=fill"]
         source.rotationTag = rotationTag
-        return try source.make(in: directory.url)
+        return try await source.make(in: directory.url)
     }
 }

@@ -5,15 +5,15 @@ import VODTestSupport
 
 @Suite("Cancelling a transcode", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct CancellationTests {
-    /// Measured on a thread of its own, not on Swift's cooperative pool, which other tests may keep busy with
-    /// blocking process waits: what is measured is the engine's own stop, from the flag to its return.
-    @Test func theInterruptFlagStopsTheEngineWithinASecondAndLeavesNothing() throws {
+    /// Measured on a thread of its own, not on Swift's cooperative pool, which other tests may keep busy: what is
+    /// measured is the engine's own stop, from the flag to its return.
+    @Test(.tags(.realTime)) func theInterruptFlagStopsTheEngineWithinASecondAndLeavesNothing() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 1280, height: 720, duration: 40).make(in: directory.url, name: "long")
+        let clip = try await SyntheticClip(width: 1280, height: 720, duration: 40).make(in: directory.url, name: "long")
         let output = directory.url.appendingPathComponent("out").path
         let flag = CancellationFlag()
-        let started = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
+        let started = ThreadEvent()
+        let finished = ThreadEvent()
         let outcome = Outcome()
         let once = OnceFlag()
         let thread = Thread {
@@ -31,10 +31,10 @@ struct CancellationTests {
             finished.signal()
         }
         thread.start()
-        started.wait()
+        await started.wait()
         let cancelled = Date()
         flag.cancel()
-        finished.wait()
+        await finished.wait()
         let elapsed = try #require(outcome.stoppedAt).timeIntervalSince(cancelled)
         #expect(outcome.value == "cancelled")
         #expect(elapsed < 1, "stopped \(elapsed) s after the flag was set")
@@ -43,7 +43,7 @@ struct CancellationTests {
 
     @Test func cancellingTheTaskThrowsCancellationErrorAndLeavesNothing() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 1280, height: 720, duration: 20).make(in: directory.url, name: "long")
+        let clip = try await SyntheticClip(width: 1280, height: 720, duration: 20).make(in: directory.url, name: "long")
         let output = directory.url.appendingPathComponent("out").path
         let started = OnceFlag()
         let task = Task {

@@ -20,7 +20,7 @@ struct FastStartTests {
 
     @Test func theFirstSegmentStartsFastAndIsSwappedForAFullOneBeforeTheTitleIsReady() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 14).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 14).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let published = directory.url.appendingPathComponent("published")
         let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
@@ -39,14 +39,14 @@ struct FastStartTests {
             let playlist = output.appendingPathComponent("\(rung)/index.m3u8")
             let segments = try SplitTitleTests.segments(playlist)
             #expect(segments.map(\.duration) == [2, 6, 6], "\(rung): \(segments.map(\.duration))")
-            let fast = try Self.x264Settings(published.appendingPathComponent("1/\(rung)/segment_000.ts"))
+            let fast = try await Self.x264Settings(published.appendingPathComponent("1/\(rung)/segment_000.ts"))
             #expect(fast?["subme"] == "1" && fast?["rc_lookahead"] == "0", "\(rung): segment 0 was published superfast: \(String(describing: fast))")
-            let first = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
+            let first = try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
             #expect(first?["subme"] == "2" && first?["rc_lookahead"] == "10", "\(rung): the ready segment 0 is veryfast: \(String(describing: first))")
-            let second = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_001.ts"))
+            let second = try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_001.ts"))
             #expect(second?["subme"] == "2" && second?["rc_lookahead"] == "10",
                     "\(rung): segment 1 starts the veryfast encoder: \(String(describing: second))")
-            #expect(try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_002.ts")) == nil,
+            #expect(try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_002.ts")) == nil,
                     "\(rung): the veryfast encoder runs on into segment 2")
             for publication in 1...publications.withLock({ $0 }) {
                 let listed = try SplitTitleTests.segments(published.appendingPathComponent("\(publication)/\(rung)/index.m3u8"))
@@ -54,14 +54,14 @@ struct FastStartTests {
                         && listed.map(\.duration) == segments.prefix(listed.count).map(\.duration),
                         "\(rung): publication \(publication) lists what the ready playlist lists: \(listed) against \(segments)")
             }
-            let frames = try SplitTitleTests.videoTimestamps(playlist)
+            let frames = try await SplitTitleTests.videoTimestamps(playlist)
             #expect(frames.count == 14 * 30, "\(rung): \(frames.count) pictures")
             #expect(Set(zip(frames.dropFirst(), frames).map { $0 - $1 }) == [3000], "\(rung): one frame between pictures, across the switch")
-            let decodeTimes = try Self.decodeTimestamps(playlist)
+            let decodeTimes = try await Self.decodeTimestamps(playlist)
             #expect(zip(decodeTimes.dropFirst(), decodeTimes).allSatisfy { $0 > $1 }, "\(rung): decode times rise across the switch")
             let files = segments.map { output.appendingPathComponent("\(rung)/\($0.name)") }
             #expect(try TransportPackets.discontinuities(files) == [], "\(rung): continuity counters run on from the new segment 0")
-            let warnings = try ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
+            let warnings = try await ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
             #expect(warnings.isEmpty, "\(rung): \(warnings)")
         }
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("faststart").path), "the work folder is gone")
@@ -69,7 +69,7 @@ struct FastStartTests {
 
     @Test func aSplitTitlesFirstSegmentIsSwappedForAFullOneToo() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options, splitAfter: 20,
@@ -78,7 +78,7 @@ struct FastStartTests {
         for chunk in title.chunks {
             try await Transcoder(options: options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
         }
-        let fast = try Self.x264Settings(output.appendingPathComponent("360p/segment_000.ts"))
+        let fast = try await Self.x264Settings(output.appendingPathComponent("360p/segment_000.ts"))
         #expect(fast?["subme"] == "1", "chunk 0 is the first segment, encoded fast: \(String(describing: fast))")
         var counters: [String: [Int: Int]] = [:]
         for rung in ["360p", "240p"] {
@@ -88,7 +88,7 @@ struct FastStartTests {
 
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         for rung in ["360p", "240p"] {
-            let first = try Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
+            let first = try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
             #expect(first?["subme"] == "2" && first?["rc_lookahead"] == "10", "\(rung): the ready segment 0 is veryfast: \(String(describing: first))")
             let swapped = try TransportPackets(Data(contentsOf: output.appendingPathComponent("\(rung)/segment_000.ts")))
             #expect(swapped.lastCounters == counters[rung], "\(rung): the new segment 0 ends each PID's count where the fast one did")
@@ -97,7 +97,7 @@ struct FastStartTests {
 
     @Test func onlyRungsAboveTheFastStartSizeStartFastAndATitleNobodySeesGrowNever() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
         let published = directory.url.appendingPathComponent("published")
         let seen = directory.url.appendingPathComponent("seen")
         // 360p has more pixels than the fast start size, 240p fewer.
@@ -107,22 +107,22 @@ struct FastStartTests {
             guard sawFirst.claim() else { return }
             try? FileManager.default.copyItem(at: published, to: seen)
         })
-        #expect(try Self.x264Settings(seen.appendingPathComponent("360p/segment_000.ts"))?["subme"] == "1", "360p starts fast")
-        #expect(try Self.x264Settings(seen.appendingPathComponent("240p/segment_000.ts"))?["subme"] == "2", "240p does not")
-        #expect(try Self.x264Settings(published.appendingPathComponent("240p/segment_001.ts")) == nil, "one encoder for all of 240p")
+        #expect(try await Self.x264Settings(seen.appendingPathComponent("360p/segment_000.ts"))?["subme"] == "1", "360p starts fast")
+        #expect(try await Self.x264Settings(seen.appendingPathComponent("240p/segment_000.ts"))?["subme"] == "2", "240p does not")
+        #expect(try await Self.x264Settings(published.appendingPathComponent("240p/segment_001.ts")) == nil, "one encoder for all of 240p")
 
         let whole = directory.url.appendingPathComponent("whole")
         _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: whole.path)
         for rung in ["360p", "240p"] {
-            #expect(try Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_000.ts"))?["subme"] == "2")
-            #expect(try Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_001.ts")) == nil,
+            #expect(try await Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_000.ts"))?["subme"] == "2")
+            #expect(try await Self.x264Settings(whole.appendingPathComponent("\(rung)/segment_001.ts")) == nil,
                     "\(rung): a title transcoded whole (vod transcode) has one encoder per rung")
         }
     }
 
     @Test func theStartPresetIsUsedOnlyWhereItIsFaster() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let options = TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast", firstSegmentDuration: 6, startPreset: "veryfast",
                                        fastStartPixels: 0)
@@ -131,16 +131,16 @@ struct FastStartTests {
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         let segments = try SplitTitleTests.segments(output.appendingPathComponent("240p/index.m3u8"))
         #expect(segments.map(\.duration) == [6, 2], "a first segment as long as the others: \(segments.map(\.duration))")
-        let first = try Self.x264Settings(output.appendingPathComponent("240p/segment_000.ts"))
+        let first = try await Self.x264Settings(output.appendingPathComponent("240p/segment_000.ts"))
         #expect(first?["subme"] == "1" && first?["rc_lookahead"] == "0", "superfast, as asked: \(String(describing: first))")
-        #expect(try Self.x264Settings(output.appendingPathComponent("240p/segment_001.ts")) == nil, "one encoder for the whole rung")
+        #expect(try await Self.x264Settings(output.appendingPathComponent("240p/segment_001.ts")) == nil, "one encoder for the whole rung")
     }
 
     /// The settings x264 writes into the first IDR it encodes (its SEI), as name=value pairs; nil when no encoder
     /// started in the segment.
-    static func x264Settings(_ segment: URL) throws -> [String: String]? {
+    static func x264Settings(_ segment: URL) async throws -> [String: String]? {
         let elementary = segment.appendingPathExtension("h264")
-        _ = try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", segment.path, "-map", "0:v", "-c", "copy", "-f", "h264",
+        _ = try await ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", segment.path, "-map", "0:v", "-c", "copy", "-f", "h264",
                                                 elementary.path])
         let stream = try Data(contentsOf: elementary)
         let text = String(decoding: stream.map { $0 >= 0x20 && $0 < 0x7F ? $0 : 0x0A }, as: UTF8.self)
@@ -154,8 +154,8 @@ struct FastStartTests {
     }
 
     /// The decode timestamps (90 kHz) of every picture ffprobe reads through the playlist, in stream order.
-    static func decodeTimestamps(_ playlist: URL) throws -> [Int64] {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts",
+    static func decodeTimestamps(_ playlist: URL) async throws -> [Int64] {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts",
                                                           "-of", "csv=p=0", playlist.path]).standardOutput
         return output.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }
     }

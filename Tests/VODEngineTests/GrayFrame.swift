@@ -2,10 +2,10 @@ import Foundation
 import VODTestSupport
 
 /// The first frame of an input as 8-bit gray pixels, decoded by ffmpeg.
-func grayFrame(_ input: [String]) throws -> [UInt8] {
+func grayFrame(_ input: [String]) async throws -> [UInt8] {
     let directory = try TemporaryDirectory()
     let path = directory.url.appendingPathComponent("frame.gray").path
-    try ExternalTool.require("ffmpeg", ["-v", "error"] + input + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", path])
+    try await ExternalTool.require("ffmpeg", ["-v", "error"] + input + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", path])
     return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 

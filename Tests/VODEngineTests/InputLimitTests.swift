@@ -17,9 +17,9 @@ struct InputLimitTests {
         ("absurd-duration", "the file claims to last 1193 hours, more than the 24-hour limit"),
         ("raw-header-claims-12000", "the video claims 12000×12000 pixels, more than the 8192×4320 this service transcodes"),
     ])
-    func aLyingHeaderIsRefusedAtProbe(_ name: String, _ reason: String) throws {
+    func aLyingHeaderIsRefusedAtProbe(_ name: String, _ reason: String) async throws {
         let directory = try TemporaryDirectory()
-        let file = try #require(HostileCorpus.files.first { $0.name == name }).write(in: directory.url)
+        let file = try await #require(HostileCorpus.files.first { $0.name == name }).write(in: directory.url)
         #expect(throws: MediaError.invalid(reason)) { try MediaProber.probe(path: file) }
     }
 }

@@ -15,7 +15,7 @@ struct LivePublishingTests {
     @Test(arguments: [LiveSource.muxedAudio, .twoAudioTracks])
     func everyPublicationIsAConformantTitleButForItsEnd(_ source: LiveSource) async throws {
         let directory = try TemporaryDirectory()
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let snapshots = directory.url.appendingPathComponent("snapshots")
         let published = Mutex<[Int]>([])
@@ -61,7 +61,7 @@ struct LivePublishingTests {
     /// A run published as it grows and then cancelled removes what it had published.
     @Test func aCancelledRunRemovesWhatItPublished() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 1280, height: 720, duration: 30).make(in: directory.url, name: "long")
+        let clip = try await SyntheticClip(width: 1280, height: 720, duration: 30).make(in: directory.url, name: "long")
         let output = directory.url.appendingPathComponent("out").path
         let published = OnceFlag()
         let task = Task {
@@ -99,12 +99,12 @@ enum LiveSource: String, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    func make(in directory: URL) throws -> String {
+    func make(in directory: URL) async throws -> String {
         switch self {
         case .muxedAudio:
-            try SyntheticClip(width: 320, height: 240, duration: 20).make(in: directory, name: "muxed")
+            try await SyntheticClip(width: 320, height: 240, duration: 20).make(in: directory, name: "muxed")
         case .twoAudioTracks:
-            try SyntheticClip.multiTrack([
+            try await SyntheticClip.multiTrack([
                 ToneTrack(frequency: 400, metadata: ["language=eng"], disposition: "default"),
                 ToneTrack(frequency: 600, metadata: ["language=fra"]),
             ], duration: 20, in: directory)

@@ -10,42 +10,42 @@ struct RealPictureTests {
     @Test(arguments: ["arib-std-b67", "smpte2084"])
     func hdrIsToneMappedToBT709(transfer: String) async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.hdr(transfer: transfer).make(in: directory.url)
+        let clip = try await SyntheticClip.hdr(transfer: transfer).make(in: directory.url)
         let probe = try MediaProber.probe(path: clip)
         #expect(probe.source?.hdr == (transfer == "smpte2084" ? .pq : .hlg))
         #expect(probe.source?.bitDepth == 10)
 
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment(result.variants[0].name)
-        let tags = try PictureMeasurements.tags(of: segment)
+        let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
         let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
         #expect(master.components(separatedBy: "VIDEO-RANGE=SDR").count - 1 == result.variants.count)
 
         // Copying the HDR code values into 8-bit H.264 is what looks grey and washed out.
-        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
-        let ours = try PictureMeasurements.meanSaturation(of: segment)
+        let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        let ours = try await PictureMeasurements.meanSaturation(of: segment)
         #expect(ours > 1.5 * retagged, "tone-mapped saturation \(ours) against \(retagged) for a plain re-tag")
     }
 
     @Test func interlaced1080iIsDeinterlaced() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.interlaced(duration: 2).make(in: directory.url)
+        let clip = try await SyntheticClip.interlaced(duration: 2).make(in: directory.url)
         #expect(try MediaProber.probe(path: clip).source?.interlaced == true)
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(result.variants.map(\.frameRate) == [25, 25])
-        try expectNoCombing(in: result, comparedWith: clip)
+        try await expectNoCombing(in: result, comparedWith: clip)
     }
 
     @Test func dvTapeFlaggedOnlyInItsFramesIsDeinterlacedWithSquarePixels() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.dv().make(in: directory.url)
+        let clip = try await SyntheticClip.dv().make(in: directory.url)
         #expect(try MediaProber.probe(path: clip).source?.interlaced == false, "the container says nothing")
         let result = try await transcodeAndPlay(clip, in: directory)
         // 720×576 at SAR 16:15 is shown 768×576.
         #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["768x576"])
-        #expect(try PictureMeasurements.tags(of: result.segment("576p")).sampleAspectRatio == "1:1")
-        try expectNoCombing(in: result, comparedWith: clip)
+        #expect(try await PictureMeasurements.tags(of: result.segment("576p")).sampleAspectRatio == "1:1")
+        try await expectNoCombing(in: result, comparedWith: clip)
     }
 
     @Test func fullRangeIsConvertedToLimitedRange() async throws {
@@ -54,12 +54,12 @@ struct RealPictureTests {
         source.videoSource = "smptebars=size=SIZE:rate=RATE:duration=DURATION"
         source.videoCodec = ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:range=full"]
         source.extraArguments = ["-vf", "scale=out_range=full", "-color_range", "pc"]
-        let clip = try source.make(in: directory.url)
-        #expect(try PictureMeasurements.tags(of: clip).range == "pc")
+        let clip = try await source.make(in: directory.url)
+        #expect(try await PictureMeasurements.tags(of: clip).range == "pc")
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment("360p")
-        #expect(try PictureMeasurements.tags(of: segment).range == "tv")
-        try expectSamePicture(segment, clip, width: 640, height: 360, comparedWithRetag: true)
+        #expect(try await PictureMeasurements.tags(of: segment).range == "tv")
+        try await expectSamePicture(segment, clip, width: 640, height: 360, comparedWithRetag: true)
     }
 
     @Test func bt601StandardDefinitionBecomesBT709() async throws {
@@ -68,13 +68,13 @@ struct RealPictureTests {
         source.videoSource = "smptebars=size=SIZE:rate=RATE:duration=DURATION"
         source.extraArguments = ["-vf", "scale=out_color_matrix=bt601", "-colorspace", "smpte170m",
                                  "-color_primaries", "smpte170m", "-color_trc", "smpte170m"]
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment("480p")
-        let tags = try PictureMeasurements.tags(of: segment)
+        let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
         // The reference is the ffmpeg CLI converting the source to BT.709 (primaries, matrix) with zscale.
-        try expectSamePicture(segment, clip, width: 640, height: 480,
+        try await expectSamePicture(segment, clip, width: 640, height: 480,
                               reference: "zscale=pin=170m:min=170m:tin=601:p=709:m=709:t=709,", comparedWithRetag: true)
     }
 
@@ -95,12 +95,12 @@ struct RealPictureTests {
         source.container = container
         source.videoCodec = codec
         source.pixelFormat = pixelFormat
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment("240p")
-        let tags = try PictureMeasurements.tags(of: segment)
+        let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.matrix, tags.range, tags.fieldOrder] == ["bt709", "tv", "progressive"])
-        try expectSamePicture(segment, clip, width: 320, height: 240)
+        try await expectSamePicture(segment, clip, width: 320, height: 240)
     }
 
     /// The rendition's first picture, turned into RGB by ffmpeg by its tags, matches the source's: the tags
@@ -108,32 +108,32 @@ struct RealPictureTests {
     /// source's pixels as BT.709 limited range, which is what the conversion is for.
     private func expectSamePicture(
         _ segment: String, _ clip: String, width: Int, height: Int, reference: String = "", comparedWithRetag: Bool = false
-    ) throws {
+    ) async throws {
         let filters = "scale=\(width):\(height)"
-        let ours = try PictureMeasurements.rawFrames(["-i", segment], filters: filters, format: "rgb24")
-        let source = try PictureMeasurements.rawFrames(["-i", clip], filters: reference + filters, format: "rgb24")
+        let ours = try await PictureMeasurements.rawFrames(["-i", segment], filters: filters, format: "rgb24")
+        let source = try await PictureMeasurements.rawFrames(["-i", clip], filters: reference + filters, format: "rgb24")
         let difference = PictureMeasurements.meanDifference(ours, source)
         #expect(ours.count == width * height * 3 && ours.count == source.count)
         #expect(difference < 3, "mean RGB difference \(difference)")
         guard comparedWithRetag else { return }
         // What a plain re-tag would show: the source's pixels read as BT.709 limited range.
-        let misread = try PictureMeasurements.rawFrames(
+        let misread = try await PictureMeasurements.rawFrames(
             ["-i", clip], filters: "scale=\(width):\(height):in_color_matrix=bt709:in_range=tv", format: "rgb24")
         #expect(PictureMeasurements.meanDifference(misread, source) > 2 * difference + 2, "the measure can tell")
     }
 
     /// Every rung's pictures comb far less than the source's woven fields shown as they are.
-    private func expectNoCombing(in result: TranscodeResult, comparedWith clip: String) throws {
+    private func expectNoCombing(in result: TranscodeResult, comparedWith clip: String) async throws {
         for variant in result.variants {
             let size = (width: variant.width, height: variant.height)
-            let woven = try PictureMeasurements.combing(of: ["-i", clip], width: size.width, height: size.height)
-            let ours = try PictureMeasurements.combing(of: ["-i", result.segment(variant.name)],
+            let woven = try await PictureMeasurements.combing(of: ["-i", clip], width: size.width, height: size.height)
+            let ours = try await PictureMeasurements.combing(of: ["-i", result.segment(variant.name)],
                                                        width: size.width, height: size.height)
-            let progressive = try PictureMeasurements.combing(
+            let progressive = try await PictureMeasurements.combing(
                 of: ["-i", clip, "-vf", "bwdif=deint=all"], width: size.width, height: size.height)
             #expect(ours < woven / 2, "\(variant.name): combing \(ours) against \(woven) woven")
             #expect(ours < progressive * 1.5 + 1, "\(variant.name): combing \(ours) against \(progressive) for ffmpeg's bwdif")
-            let tags = try PictureMeasurements.tags(of: result.segment(variant.name))
+            let tags = try await PictureMeasurements.tags(of: result.segment(variant.name))
             #expect(tags.fieldOrder == "progressive")
         }
     }
@@ -144,22 +144,22 @@ struct RealPictureTests {
 struct DolbyVisionTests {
     @Test func profile84ThroughItsHLGBaseLayerIsToneMapped() async throws {
         let directory = try TemporaryDirectory()
-        let base = try SyntheticClip.hdr(transfer: "arib-std-b67").make(in: directory.url, name: "base")
+        let base = try await SyntheticClip.hdr(transfer: "arib-std-b67").make(in: directory.url, name: "base")
         let clip = directory.url.appendingPathComponent("dolby-vision-8.4.mp4").path
         try DolbyVisionFixture.make(from: base, to: clip, profile: 8, compatibility: 4)
         #expect(try MediaProber.probe(path: clip).source?.hdr == .dolbyVision)
 
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment(result.variants[0].name)
-        let tags = try PictureMeasurements.tags(of: segment)
+        let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
-        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
-        #expect(try PictureMeasurements.meanSaturation(of: segment) > 1.5 * retagged)
+        let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        #expect(try await PictureMeasurements.meanSaturation(of: segment) > 1.5 * retagged)
     }
 
     @Test func profile5WithoutABaseLayerIsRefusedWithAReason() async throws {
         let directory = try TemporaryDirectory()
-        let base = try SyntheticClip.hdr(transfer: "smpte2084", duration: 1).make(in: directory.url, name: "base")
+        let base = try await SyntheticClip.hdr(transfer: "smpte2084", duration: 1).make(in: directory.url, name: "base")
         let clip = directory.url.appendingPathComponent("dolby-vision-5.mp4").path
         try DolbyVisionFixture.make(from: base, to: clip, profile: 5, compatibility: 0)
         let reason = "the video is Dolby Vision profile 5, which has no HDR10, HLG or SDR base layer; "

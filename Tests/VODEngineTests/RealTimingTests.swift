@@ -9,11 +9,11 @@ import VODTestSupport
 struct RealTimingTests {
     @Test func editListIsHonoured() async throws {
         let directory = try TemporaryDirectory()
-        let whole = try SyntheticClip(width: 640, height: 360, duration: 4).make(in: directory.url, name: "whole")
+        let whole = try await SyntheticClip(width: 640, height: 360, duration: 4).make(in: directory.url, name: "whole")
         // Cutting at a picture that is not a keyframe makes the mp4 muxer write an edit list.
         let clip = directory.url.appendingPathComponent("cut.mp4").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-ss", "1.1", "-i", whole, "-c", "copy", clip])
-        let expected = try Self.duration(of: clip)
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-ss", "1.1", "-i", whole, "-c", "copy", clip])
+        let expected = try await Self.duration(of: clip)
         let result = try await transcodeAndPlay(clip, in: directory)
         let covered = try result.playlistDuration()
         #expect(abs(covered - expected) <= 1.0 / 30, "playlists \(covered) s, source \(expected) s")
@@ -24,9 +24,9 @@ struct RealTimingTests {
         var source = SyntheticClip(width: 640, height: 360, duration: 3)
         source.container = "ts"
         source.extraArguments = ["-output_ts_offset", "3600"]
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let result = try await transcodeAndPlay(clip, in: directory)
-        let first = try ExternalTool.require("ffprobe", [
+        let first = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-read_intervals", "%+#1",
             "-of", "csv=p=0", result.segment("360p"),
         ]).standardOutput.split(whereSeparator: { $0 == "\n" || $0 == "," }).first.map(String.init) ?? ""
@@ -38,7 +38,7 @@ struct RealTimingTests {
         let directory = try TemporaryDirectory()
         for (video, audio) in [(3.0, 1.0), (1.0, 2.5)] {
             let clip = directory.url.appendingPathComponent("v\(video)-a\(audio).mkv").path
-            try ExternalTool.require("ffmpeg", [
+            try await ExternalTool.require("ffmpeg", [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=\(video)",
                 "-f", "lavfi", "-i", "sine=frequency=440:duration=\(audio)", "-c:v", "libx264", "-c:a", "aac", clip,
             ])
@@ -46,7 +46,7 @@ struct RealTimingTests {
             let result = try await transcodeAndPlay(clip, in: out)
             let longest = max(video, audio)
             #expect(abs(try result.playlistDuration() - longest) <= 0.04 + 0.03, "\(video) s video, \(audio) s audio")
-            let streams = try IndependentPlayers.streams(at: result.masterPlaylist.deletingLastPathComponent()
+            let streams = try await IndependentPlayers.streams(at: result.masterPlaylist.deletingLastPathComponent()
                 .appendingPathComponent(result.variants[0].playlist).path)
             #expect(streams.map(\.codec_type).sorted() == ["audio", "video"])
         }
@@ -55,7 +55,7 @@ struct RealTimingTests {
     @Test func multiProgramTransportStreamUsesTheProgramWithTheBestVideo() async throws {
         let directory = try TemporaryDirectory()
         let clip = directory.url.appendingPathComponent("two-programs.ts").path
-        try ExternalTool.require("ffmpeg", [
+        try await ExternalTool.require("ffmpeg", [
             "-v", "error",
             "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2",
             "-f", "lavfi", "-i", "sine=frequency=1000:duration=2",
@@ -67,7 +67,7 @@ struct RealTimingTests {
         let result = try await transcodeAndPlay(clip, in: directory)
         #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["640x360"])
         // The large picture's program is silent; the small one's tone must not come along.
-        let volume = try ExternalTool.require("ffmpeg", [
+        let volume = try await ExternalTool.require("ffmpeg", [
             "-v", "info", "-i", result.segment("360p"), "-map", "0:a", "-af", "volumedetect", "-f", "null", "-",
         ]).standardError
         let line = try #require(volume.split(separator: "\n").first { $0.contains("max_volume") })
@@ -77,7 +77,7 @@ struct RealTimingTests {
 
     @Test func undecodableVideoFailsWithTheDecodersReason() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.undecodable(in: directory.url)
+        let clip = try await SyntheticClip.undecodable(in: directory.url)
         let error = await #expect(throws: MediaError.self) {
             try await Transcoder().transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         }
@@ -88,7 +88,7 @@ struct RealTimingTests {
         let directory = try TemporaryDirectory()
         var source = SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
         source.extraArguments = ["-movflags", "+faststart"]
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         // Keep the header (the moov box, at the front) and cut the pictures off.
         let header = try Self.mdatOffset(of: clip)
         let truncated = directory.url.appendingPathComponent("truncated.mp4").path
@@ -113,8 +113,8 @@ struct RealTimingTests {
         return bytes.count
     }
 
-    static func duration(of path: String) throws -> Double {
-        let text = try ExternalTool.require("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+    static func duration(of path: String) async throws -> Double {
+        let text = try await ExternalTool.require("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
             .standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return try #require(Double(text))
     }

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import VODEngine
+import VODTestSupport
 
 /// The smaller rungs give way to the largest one, thread by thread.
 @Suite(.timeLimit(.minutes(2))) struct RungPriorityTests {
@@ -13,17 +14,17 @@ import Testing
         #expect(RungPriority.largest(of: portrait).map { portrait[$0].name } == "1080p")
     }
 
-    @Test func yieldingLowersTheCallingThreadOnly() throws {
+    @Test func yieldingLowersTheCallingThreadOnly() async throws {
         let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         let inside = Mutex<(Int32, Int32)?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadEvent()
         Thread {
             let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             RungPriority.yieldToLargestRung()
             inside.withLock { $0 = (own, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
             done.signal()
         }.start()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        await done.wait()
         let (own, lowered) = try #require(inside.withLock { $0 })
         #expect(lowered == min(own + RungPriority.niceness, 19), "the rung's thread runs \(RungPriority.niceness) nice steps lower")
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before, "other threads keep their priority")

@@ -10,7 +10,7 @@ import VODTestSupport
 struct SegmentContinuityTests {
     @Test func continuityCountersRunOnAcrossTheSegmentsOfEveryRendition() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip.multiTrack([ToneTrack(frequency: 440, metadata: ["language=eng"]),
+        let clip = try await SyntheticClip.multiTrack([ToneTrack(frequency: 440, metadata: ["language=eng"]),
                                                  ToneTrack(frequency: 600, metadata: ["language=fre"])],
                                                 duration: 14, in: directory.url)
         let output = directory.url.appendingPathComponent("out")
@@ -30,7 +30,7 @@ struct SegmentContinuityTests {
                 }
             }
             #expect(try TransportPackets.discontinuities(files) == [], "\(rendition)")
-            let warnings = try ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
+            let warnings = try await ExternalTool.require("ffmpeg", ["-v", "warning", "-i", playlist.path, "-f", "null", "-"]).standardError
             #expect(warnings.isEmpty, "\(rendition): \(warnings)")
         }
     }

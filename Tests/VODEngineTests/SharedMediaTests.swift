@@ -14,14 +14,14 @@ struct SharedMediaTests {
         let directory = try TemporaryDirectory()
         let result = try await transcodeAndPlay(clip, in: directory)
         let segment = result.segment(result.variants.last!.name)
-        let tags = try PictureMeasurements.tags(of: segment)
+        let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
-        let retagged = try PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
-        let ours = try PictureMeasurements.meanSaturation(of: segment)
+        let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
+        let ours = try await PictureMeasurements.meanSaturation(of: segment)
         #expect(ours > 1.5 * retagged, "tone-mapped saturation \(ours) against \(retagged) for a plain re-tag")
         #expect(abs(try result.playlistDuration() - 0.3001) <= 1.0 / 30)
         // The phone tagged its audio English; the muxed audio says so in every segment's PMT.
-        let language = try ExternalTool.require("ffprobe", [
+        let language = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "a", "-show_entries", "stream_tags=language", "-of", "csv=p=0", segment,
         ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(language == "eng")
@@ -35,17 +35,17 @@ struct SharedMediaTests {
         let result = try await transcodeAndPlay(clip, in: directory)
         // 720×576 at SAR 64:45 is shown 1024×576, in square pixels.
         #expect(result.variants.map { "\($0.width)x\($0.height)" } == ["1024x576"])
-        let tags = try PictureMeasurements.tags(of: result.segment("576p"))
+        let tags = try await PictureMeasurements.tags(of: result.segment("576p"))
         #expect(tags.sampleAspectRatio == "1:1" && tags.fieldOrder == "progressive" && tags.matrix == "bt709")
         // The capture starts mid-GOP: pictures decode from 19208.47 s to 19210.99 s.
-        let pictures = try ExternalTool.require("ffprobe", [
+        let pictures = try await ExternalTool.require("ffprobe", [
             "-v", "quiet", "-select_streams", "v", "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0", clip,
         ]).standardOutput.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }
         let expected = try #require(pictures.max()) + 0.04 - (try #require(pictures.min()))
         let covered = try result.playlistDuration()
         #expect(abs(covered - expected) <= 0.04, "\(covered) s against \(expected) s")
-        let woven = try PictureMeasurements.combing(of: ["-i", clip], width: 1024, height: 576)
-        let ours = try PictureMeasurements.combing(of: ["-i", result.segment("576p")], width: 1024, height: 576)
+        let woven = try await PictureMeasurements.combing(of: ["-i", clip], width: 1024, height: 576)
+        let ours = try await PictureMeasurements.combing(of: ["-i", result.segment("576p")], width: 1024, height: 576)
         #expect(ours < woven * 0.75, "combing \(ours) against \(woven) woven")
     }
 
@@ -55,7 +55,7 @@ struct SharedMediaTests {
         let directory = try TemporaryDirectory()
         let result = try await transcodeAndPlay(clip, in: directory)
         // The real duration: wherever the last picture or the last sound ends, whichever is later.
-        let ends = try ExternalTool.require("ffprobe", [
+        let ends = try await ExternalTool.require("ffprobe", [
             "-v", "quiet", "-show_entries", "packet=codec_type,pts_time,duration_time", "-of", "csv=p=0", clip,
         ]).standardOutput.split(separator: "\n").compactMap { line -> Double? in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -67,7 +67,7 @@ struct SharedMediaTests {
         let frame = 1 / result.variants[0].frameRate
         let covered = try result.playlistDuration()
         #expect(abs(covered - expected) <= frame + 0.001, "\(name): \(covered) s against \(expected) s")
-        let tags = try PictureMeasurements.tags(of: result.segment(result.variants[0].name))
+        let tags = try await PictureMeasurements.tags(of: result.segment(result.variants[0].name))
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
     }
 }

@@ -17,7 +17,7 @@ struct SplitTitleTests {
 
     @Test func aTitleSplitIntoChunksMatchesOneTranscodeOfTheWhole() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 62).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 62).make(in: directory.url)
         let whole = directory.url.appendingPathComponent("whole")
         let split = directory.url.appendingPathComponent("split")
         _ = try await Transcoder(options: Self.options).transcode(input: clip, outputDirectory: whole.path)
@@ -50,18 +50,18 @@ struct SplitTitleTests {
             #expect(splitSegments.map(\.name) == wholeSegments.map(\.name))
             #expect(zip(splitSegments, wholeSegments).allSatisfy { abs($0.duration - $1.duration) < 0.0005 },
                     "\(rung): \(splitSegments.map(\.duration)) against \(wholeSegments.map(\.duration))")
-            let frames = try Self.videoTimestamps(split.appendingPathComponent("\(rung)/index.m3u8"))
-            let wholeFrames = try Self.videoTimestamps(whole.appendingPathComponent("\(rung)/index.m3u8"))
+            let frames = try await Self.videoTimestamps(split.appendingPathComponent("\(rung)/index.m3u8"))
+            let wholeFrames = try await Self.videoTimestamps(whole.appendingPathComponent("\(rung)/index.m3u8"))
             #expect(frames.count == wholeFrames.count && frames.count == Int((result.duration * 30).rounded()),
                     "\(frames.count) pictures, \(wholeFrames.count) in one transcode, for \(result.duration) s")
             let steps = Set(zip(frames.dropFirst(), frames).map { $0 - $1 })
             #expect(steps == [3000], "one frame (3000 ticks of 90 kHz) between every picture, across every join: \(steps)")
             let (width, height) = rung == "360p" ? (640, 360) : (426, 240)
-            let splitPSNR = try Self.psnr(split.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
-            let wholePSNR = try Self.psnr(whole.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
+            let splitPSNR = try await Self.psnr(split.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
+            let wholePSNR = try await Self.psnr(whole.appendingPathComponent("\(rung)/index.m3u8").path, against: clip, width: width, height: height)
             #expect(abs(splitPSNR - wholePSNR) <= 0.2, "\(rung): split \(splitPSNR) dB, whole \(wholePSNR) dB")
         }
-        let audio = try Self.audioPackets(split.appendingPathComponent("audio_0/index.m3u8"))
+        let audio = try await Self.audioPackets(split.appendingPathComponent("audio_0/index.m3u8"))
         #expect(zip(audio.dropFirst(), audio).allSatisfy { $0.pts == $1.pts + $1.duration },
                 "every AAC frame starts where the one before ends")
         #expect(abs(Double(audio.map(\.duration).reduce(0, +)) / 90_000 - result.duration) < 0.05)
@@ -70,7 +70,7 @@ struct SplitTitleTests {
 
     @Test func aChunksNextAttemptKeepsTheSegmentsItsManifestListsAndGoesOnAfterThem() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: Self.options,
                                                      splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
@@ -102,7 +102,7 @@ struct SplitTitleTests {
         for rung in ["360p", "240p"] {
             let playlist = output.appendingPathComponent("\(rung)/index.m3u8")
             #expect(try Self.segments(playlist).map(\.duration) == [2, 6, 6, 6, 6, 4], "\(rung)")
-            let frames = try Self.videoTimestamps(playlist)
+            let frames = try await Self.videoTimestamps(playlist)
             #expect(frames.count == 30 * 30 && Set(zip(frames.dropFirst(), frames).map { $0 - $1 }) == [3000],
                     "\(rung): every picture once, one frame apart, across the resumed chunk")
         }
@@ -119,15 +119,15 @@ struct SplitTitleTests {
     }
 
     /// The presentation timestamps (90 kHz) of every picture ffprobe reads through the playlist, in order.
-    static func videoTimestamps(_ playlist: URL) throws -> [Int64] {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
+    static func videoTimestamps(_ playlist: URL) async throws -> [Int64] {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts",
                                                           "-of", "csv=p=0", playlist.path]).standardOutput
         return output.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int64($0) } }.sorted()
     }
 
     /// Every audio packet's timestamp and duration (90 kHz).
-    static func audioPackets(_ playlist: URL) throws -> [(pts: Int64, duration: Int64)] {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+    static func audioPackets(_ playlist: URL) async throws -> [(pts: Int64, duration: Int64)] {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
                                                           "packet=pts,duration", "-of", "csv=p=0", playlist.path]).standardOutput
         return output.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
@@ -136,8 +136,8 @@ struct SplitTitleTests {
     }
 
     /// The PSNR (all planes, dB) of a rendition against the source scaled to its size.
-    static func psnr(_ rendition: String, against source: String, width: Int, height: Int) throws -> Double {
-        let output = try ExternalTool.require("ffmpeg", [
+    static func psnr(_ rendition: String, against source: String, width: Int, height: Int) async throws -> Double {
+        let output = try await ExternalTool.require("ffmpeg", [
             "-hide_banner", "-nostdin", "-nostats", "-i", rendition, "-i", source, "-lavfi",
             "[0:v]setpts=PTS-STARTPTS[d];[1:v]scale=\(width):\(height):flags=bicubic,setpts=PTS-STARTPTS[r];[d][r]psnr",
             "-f", "null", "-",

@@ -15,7 +15,7 @@ import VODTestSupport
     static func transcodeFadingClip(width: Int, height: Int, in directory: TemporaryDirectory) async throws -> (clip: String, title: URL) {
         var clip = SyntheticClip(width: width, height: height, duration: 12, hasAudio: false)
         clip.videoSource = "testsrc2=size=SIZE:rate=RATE:duration=DURATION,fade=in:st=1.8:d=4"
-        let path = try clip.make(in: directory.url)
+        let path = try await clip.make(in: directory.url)
         let title = directory.url.appendingPathComponent("title")
         _ = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "ultrafast"))
             .transcode(input: path, outputDirectory: title.path)
@@ -23,16 +23,16 @@ import VODTestSupport
     }
 
     /// The mean and standard deviation of a picture's luma, decoded by ffmpeg to full-range gray.
-    static func luma(_ input: [String], filters: String = "null") throws -> (mean: Double, deviation: Double) {
-        let pixels = try PictureMeasurements.rawFrames(input, filters: filters, format: "gray")
+    static func luma(_ input: [String], filters: String = "null") async throws -> (mean: Double, deviation: Double) {
+        let pixels = try await PictureMeasurements.rawFrames(input, filters: filters, format: "gray")
         let mean = Double(pixels.reduce(0) { $0 + Int($1) }) / Double(pixels.count)
         let variance = pixels.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(pixels.count)
         return (mean, variance.squareRoot())
     }
 
     /// `[width, height]` of a JPEG file, from ffprobe.
-    static func size(of path: String) throws -> [Int] {
-        let picture = try PictureMeasurements.picture(path)
+    static func size(of path: String) async throws -> [Int] {
+        let picture = try await PictureMeasurements.picture(path)
         #expect(picture.codec == "mjpeg")
         return [picture.width, picture.height]
     }
@@ -46,16 +46,16 @@ import VODTestSupport
         #expect(manifest.posterTime >= 5.8, "after the black and the fade-in, not the 10 % keyframe (\(manifest.posterTime))")
         #expect(manifest.posters.map(\.width) == [320, 640, 1280])
         for poster in manifest.posters {
-            #expect(try Self.size(of: stills.appendingPathComponent(poster.file).path) == [poster.width, poster.width * 9 / 16])
+            #expect(try await Self.size(of: stills.appendingPathComponent(poster.file).path) == [poster.width, poster.width * 9 / 16])
         }
-        #expect(try Self.size(of: stills.appendingPathComponent("poster.jpg").path) == [1280, 720])
+        #expect(try await Self.size(of: stills.appendingPathComponent("poster.jpg").path) == [1280, 720])
 
-        let poster = try Self.luma(["-i", stills.appendingPathComponent("poster_320.jpg").path])
+        let poster = try await Self.luma(["-i", stills.appendingPathComponent("poster_320.jpg").path])
         #expect(poster.mean > 60, "not black: \(poster)")
         #expect(poster.deviation > 20, "not flat: \(poster)")
-        let whole = try Self.luma(["-ss", "11", "-i", clip], filters: "scale=320:180")
+        let whole = try await Self.luma(["-ss", "11", "-i", clip], filters: "scale=320:180")
         #expect(abs(poster.mean - whole.mean) < 0.08 * whole.mean, "as bright as the faded-in picture: \(poster) vs \(whole)")
-        let midFade = try Self.luma(["-ss", "4", "-i", clip], filters: "scale=320:180")
+        let midFade = try await Self.luma(["-ss", "4", "-i", clip], filters: "scale=320:180")
         #expect(midFade.mean < 0.8 * whole.mean, "the fixture fades: \(midFade) vs \(whole)")
     }
 
@@ -67,13 +67,13 @@ import VODTestSupport
         #expect(manifest.posters.map(\.width) == [320], "640 and 1280 would upscale the 480-wide rendition")
         let files = try FileManager.default.contentsOfDirectory(atPath: stills.path).filter { $0.hasSuffix(".jpg") }
         for file in files where file.hasPrefix("poster") {
-            #expect(try Self.size(of: stills.appendingPathComponent(file).path)[0] <= 480, "\(file)")
+            #expect(try await Self.size(of: stills.appendingPathComponent(file).path)[0] <= 480, "\(file)")
         }
-        try Self.checkStoryboard(in: stills, duration: 12)
+        try await Self.checkStoryboard(in: stills, duration: 12)
     }
 
     /// The cues run back to back from 0 to the duration, and each `#xywh` lies inside its sheet.
-    static func checkStoryboard(in stills: URL, duration: Double) throws {
+    static func checkStoryboard(in stills: URL, duration: Double) async throws {
         let vtt = try String(contentsOf: stills.appendingPathComponent("storyboard.vtt"), encoding: .utf8)
         #expect(vtt.hasPrefix("WEBVTT\n"))
         let lines = vtt.split(separator: "\n").map(String.init)
@@ -86,7 +86,7 @@ import VODTestSupport
             end = times[1]
             let target = lines[index + 1].split(separator: "#")
             let box = target[1].dropFirst("xywh=".count).split(separator: ",").compactMap { Int($0) }
-            let sheet = try size(of: stills.appendingPathComponent(String(target[0])).path)
+            let sheet = try await size(of: stills.appendingPathComponent(String(target[0])).path)
             #expect(box.count == 4 && box[0] >= 0 && box[1] >= 0 && box[2] > 0 && box[3] > 0)
             #expect(box[0] + box[2] <= sheet[0] && box[1] + box[3] <= sheet[1], "\(lines[index + 1]) inside \(sheet)")
             cues += 1
@@ -107,14 +107,14 @@ import VODTestSupport
         #expect(rendered.width == 320 && rendered.height == 180)
         let file = directory.url.appendingPathComponent("thumb.jpg")
         try rendered.jpeg.write(to: file)
-        #expect(try Self.size(of: file.path) == [320, 180])
-        let thumbnail = try PictureMeasurements.rawFrames(["-i", file.path], filters: "null", format: "gray")
-        let same = try PictureMeasurements.rawFrames(["-ss", "9.5", "-i", clip], filters: "scale=320:180", format: "gray")
-        let other = try PictureMeasurements.rawFrames(["-ss", "7", "-i", clip], filters: "scale=320:180", format: "gray")
+        #expect(try await Self.size(of: file.path) == [320, 180])
+        let thumbnail = try await PictureMeasurements.rawFrames(["-i", file.path], filters: "null", format: "gray")
+        let same = try await PictureMeasurements.rawFrames(["-ss", "9.5", "-i", clip], filters: "scale=320:180", format: "gray")
+        let other = try await PictureMeasurements.rawFrames(["-ss", "7", "-i", clip], filters: "scale=320:180", format: "gray")
         let near = PictureMeasurements.meanDifference(thumbnail, same)
         #expect(near < 6, "the picture at 9.5 s: \(near)")
         #expect(near < PictureMeasurements.meanDifference(thumbnail, other) / 2, "not the one at 7 s")
-        let keyframe = try PictureMeasurements.rawFrames(["-ss", "8", "-i", clip], filters: "scale=320:180", format: "gray")
+        let keyframe = try await PictureMeasurements.rawFrames(["-ss", "8", "-i", clip], filters: "scale=320:180", format: "gray")
         #expect(near < PictureMeasurements.meanDifference(thumbnail, keyframe) / 2, "not the keyframe at 8 s it is decoded from")
         let wide = try #require(try Thumbnail.render(titleFolder: title, time: 3, width: 1920))
         #expect(wide.width == 1280 && wide.height == 720, "never wider than the largest rendition")
@@ -123,7 +123,7 @@ import VODTestSupport
     @Test func audioOnlyTitlesHaveNoStills() async throws {
         let directory = try TemporaryDirectory()
         let sound = directory.url.appendingPathComponent("sound.m4a").path
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac", sound])
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac", sound])
         let title = directory.url.appendingPathComponent("title")
         _ = try await Transcoder(options: TranscodeOptions(ladder: Self.ladder, preset: "ultrafast"))
             .transcode(input: sound, outputDirectory: title.path)
@@ -140,7 +140,7 @@ import VODTestSupport
         clip.frameRate = "5"
         // The hue turns once every 97 s, so that pictures 24 s apart differ in colour.
         clip.videoSource = "testsrc2=size=SIZE:rate=RATE:duration=DURATION,hue=H=2*PI*t/97"
-        let path = try clip.make(in: directory.url)
+        let path = try await clip.make(in: directory.url)
         let title = directory.url.appendingPathComponent("title")
         _ = try await Transcoder(options: TranscodeOptions(ladder: [Rung(name: "180p", width: 320, height: 180, bitrate: 200_000)],
                                                            preset: "ultrafast"))
@@ -148,14 +148,14 @@ import VODTestSupport
         let manifest = try #require(try Stills.write(titleFolder: title))
         #expect(manifest.storyboard.interval == 8 && manifest.storyboard.tiles == 125)
         let stills = title.appendingPathComponent("stills")
-        try Self.checkStoryboard(in: stills, duration: 1000)
+        try await Self.checkStoryboard(in: stills, duration: 1000)
         for tile in [37, 100, 124] {
             let sheet = stills.appendingPathComponent("storyboard_\(tile / 100).jpg").path
             let (x, y) = (tile % 100 % 10 * 160, tile % 100 / 10 * 90)
-            let picture = try PictureMeasurements.rawFrames(["-i", sheet], filters: "crop=160:90:\(x):\(y)", format: "rgb24")
+            let picture = try await PictureMeasurements.rawFrames(["-i", sheet], filters: "crop=160:90:\(x):\(y)", format: "rgb24")
             let time = Double(tile) * 8
-            let own = try PictureMeasurements.rawFrames(["-ss", "\(time)", "-i", path], filters: "scale=160:90", format: "rgb24")
-            let earlier = try PictureMeasurements.rawFrames(["-ss", "\(time - 24)", "-i", path], filters: "scale=160:90", format: "rgb24")
+            let own = try await PictureMeasurements.rawFrames(["-ss", "\(time)", "-i", path], filters: "scale=160:90", format: "rgb24")
+            let earlier = try await PictureMeasurements.rawFrames(["-ss", "\(time - 24)", "-i", path], filters: "scale=160:90", format: "rgb24")
             let near = PictureMeasurements.meanDifference(picture, own)
             #expect(near < PictureMeasurements.meanDifference(picture, earlier) / 2, "tile \(tile) shows \(time) s: \(near)")
         }

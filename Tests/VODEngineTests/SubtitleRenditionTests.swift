@@ -36,9 +36,9 @@ struct SubtitleRenditionTests {
         let ass = directory.url.appendingPathComponent("fr.ass")
         try Self.english.write(to: srt, atomically: true, encoding: .utf8)
         try Self.french.write(to: ass, atomically: true, encoding: .utf8)
-        let video = try SyntheticClip(width: 640, height: 360, duration: 14).make(in: directory.url, name: "video")
+        let video = try await SyntheticClip(width: 640, height: 360, duration: 14).make(in: directory.url, name: "video")
         let clip = directory.url.appendingPathComponent("film.mkv").path
-        try ExternalTool.require("ffmpeg", [
+        try await ExternalTool.require("ffmpeg", [
             "-v", "error", "-i", video, "-i", srt.path, "-i", ass.path, "-map", "0", "-map", "1", "-map", "2",
             "-c:v", "copy", "-c:a", "copy", "-c:s:0", "srt", "-c:s:1", "ass",
             "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
@@ -65,7 +65,7 @@ struct SubtitleRenditionTests {
         #expect(french == "WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nBonjour\nà tous\n")
 
         // ffmpeg, as an independent reader, reads the rendition back cue for cue.
-        let read = try ExternalTool.require("ffmpeg", [
+        let read = try await ExternalTool.require("ffmpeg", [
             "-v", "error", "-i", folder.appendingPathComponent("subtitles_0/index.m3u8").path, "-f", "srt", "-",
         ]).standardOutput
         #expect(read.contains("00:00:01,000 --> 00:00:02,500") && read.contains("Across the second cut"))
@@ -75,9 +75,9 @@ struct SubtitleRenditionTests {
         let directory = try TemporaryDirectory()
         let srt = directory.url.appendingPathComponent("captions.srt")
         try Self.english.write(to: srt, atomically: true, encoding: .utf8)
-        let video = try SyntheticClip(width: 640, height: 360, duration: 4).make(in: directory.url, name: "video")
+        let video = try await SyntheticClip(width: 640, height: 360, duration: 4).make(in: directory.url, name: "video")
         let clip = directory.url.appendingPathComponent("captioned.mp4").path
-        try ExternalTool.require("ffmpeg", [
+        try await ExternalTool.require("ffmpeg", [
             "-v", "error", "-i", video, "-i", srt.path, "-map", "0", "-map", "1", "-c:v", "copy", "-c:a", "copy",
             "-c:s", "mov_text", "-metadata:s:s:0", "language=eng", clip,
         ])

@@ -14,9 +14,9 @@ func transcodeAndPlay(
     let report = HLSConformance.check(masterURL: result.masterPlaylist)
     #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")
     for program in result.variants.indices {
-        #expect(try IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
     }
-    let play = try IndependentPlayers.gstreamerPlay(uri: result.masterPlaylist.absoluteString)
+    let play = try await IndependentPlayers.gstreamerPlay(uri: result.masterPlaylist.absoluteString)
     #expect(play.status == 0, "GStreamer played the master: \(play.standardError)")
     return result
 }

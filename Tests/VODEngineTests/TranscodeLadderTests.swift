@@ -9,7 +9,7 @@ import VODTestSupport
 struct TranscodeLadderTests {
     @Test func landscape1080pGets720pAnd1080pAndNo4k() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 1920, height: 1080, duration: 8).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 1920, height: 1080, duration: 8).make(in: directory.url)
         let result = try await transcodeAndVerify(clip, in: directory, preset: "veryfast")
         #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" } == ["720p 1280x720", "1080p 1920x1080"])
     }
@@ -18,7 +18,7 @@ struct TranscodeLadderTests {
         let directory = try TemporaryDirectory()
         var source = SyntheticClip(width: 3840, height: 2160, duration: 3)
         source.frameRate = "30"
-        let clip = try source.make(in: directory.url)
+        let clip = try await source.make(in: directory.url)
         let result = try await transcodeAndVerify(clip, in: directory, preset: "superfast")
         #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" }
                 == ["720p 1280x720", "1080p 1920x1080", "4k 3840x2160"])
@@ -26,7 +26,7 @@ struct TranscodeLadderTests {
 
     @Test func portrait1080x1920GetsPortraitRungs() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try SyntheticClip(width: 1080, height: 1920, duration: 7).make(in: directory.url)
+        let clip = try await SyntheticClip(width: 1080, height: 1920, duration: 7).make(in: directory.url)
         let result = try await transcodeAndVerify(clip, in: directory, preset: "superfast")
         #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" } == ["720p 720x1280", "1080p 1080x1920"])
     }
@@ -50,17 +50,17 @@ struct TranscodeLadderTests {
         #expect(master.lines.first == "#EXTM3U")
         #expect(master.lines.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
         #expect(master.variants.count == result.variants.count)
-        #expect(try IndependentPlayers.programCount(master: masterURL.path) == result.variants.count)
+        #expect(try await IndependentPlayers.programCount(master: masterURL.path) == result.variants.count)
 
         var segmentStarts: [[Double]] = []
         for (program, variant) in master.variants.enumerated() {
-            #expect(try IndependentPlayers.decodeErrors(master: masterURL.path, program: program) == "")
+            #expect(try await IndependentPlayers.decodeErrors(master: masterURL.path, program: program) == "")
             let playlistURL = output.appendingPathComponent(variant.uri)
             let playlist = try MediaPlaylistText(contentsOf: playlistURL)
             let longest = playlist.segments.map { Int(($0.duration + 0.5).rounded(.down)) }.max() ?? 0
             #expect(playlist.targetDuration == longest && longest <= 6, "TARGETDURATION is honest and at most the 6 s target")
-            let probes = try playlist.segments.map {
-                try SegmentProbe(path: playlistURL.deletingLastPathComponent().appendingPathComponent($0.uri).path)
+            let probes = try await playlist.segments.asyncMap {
+                try await SegmentProbe(path: playlistURL.deletingLastPathComponent().appendingPathComponent($0.uri).path)
             }
             #expect(probes.allSatisfy { $0.firstVideoIsKeyframe }, "every segment starts with a keyframe")
             segmentStarts.append(probes.map(\.firstVideoPTS))
@@ -87,7 +87,7 @@ struct TranscodeLadderTests {
         }
         #expect(Set(segmentStarts).count == 1, "segment k starts at the same time in every rung: \(segmentStarts)")
 
-        let play = try IndependentPlayers.gstreamerPlay(uri: masterURL.absoluteString)
+        let play = try await IndependentPlayers.gstreamerPlay(uri: masterURL.absoluteString)
         #expect(play.status == 0, "GStreamer played the master: \(play.standardError)")
         return result
     }

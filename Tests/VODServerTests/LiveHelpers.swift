@@ -58,7 +58,7 @@ final class ServerProcess: @unchecked Sendable {
     init(
         database: String, media: String, output: String, arguments: [String], tracer: [String] = [], log: URL? = nil
     ) throws {
-        port = Int.random(in: 20_000...60_000)
+        port = try LoopbackPort.free()
         traced = !tracer.isEmpty
         try launchVOD(process, tracer + [
             VODBinary.path, "serve", "--port", "\(port)", "--database", database, "--media-dir", media,
@@ -79,7 +79,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Waits until `/health` answers.
     func waitUntilListening() async throws {
         try await waitUntil("vod serve listens on \(port)", timeout: 30) {
-            try await offPool { try ExternalTool.run("curl", ["-sf", "\(self.url)/health"]).standardOutput == "OK" }
+            try await ExternalTool.run("curl", ["-sf", "\(self.url)/health"]).standardOutput == "OK"
         }
     }
 
@@ -117,9 +117,7 @@ func launchVOD(_ process: Process, _ command: [String], log: URL?) throws {
 extension TestLibrary {
     /// Uploads `file` with curl's multipart form, as the README shows, and returns the new id.
     func curlUpload(_ file: String, title: String, to server: String) async throws -> Int64 {
-        let output = try await offPool {
-            try ExternalTool.require("curl", ["-sf", "-F", "file=@\(file)", "-F", "title=\(title)", "\(server)/api/media"])
-        }
+        let output = try await ExternalTool.require("curl", ["-sf", "-F", "file=@\(file)", "-F", "title=\(title)", "\(server)/api/media"])
         let json = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
         guard let id = json?["id"] as? Int else { throw LiveTestFailure(description: "no id in \(output.standardOutput)") }
         return Int64(id)

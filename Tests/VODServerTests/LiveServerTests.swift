@@ -11,7 +11,7 @@ import VODTestSupport
 @Suite(.serialized, .tags(.ffmpeg, .gstreamer, .browser, .sharedMedia, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func aLargeUploadIsStreamedToDiskNotMemory() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 1).with(container: "ts").make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 1).with(container: "ts").make(in: test.directory.url)
         let clipSize = try FileManager.default.attributesOfItem(atPath: clip)[.size] as! Int
         let paddingBlocks = 210  // 210 × 5000 null TS packets of 188 bytes: 197 MB after the clip
         let expectedSize = Int64(clipSize + paddingBlocks * 5000 * 188)
@@ -24,7 +24,7 @@ import VODTestSupport
             for _ in range(\(paddingBlocks)): sys.stdout.buffer.write(packet * 5000)'; } |
             curl -s -H 'Expect:' -H 'Content-Type: video/mp2t' -X POST -T - '\(server.url)/api/media?title=Big'
             """
-        let output = try await offPool { try ExternalTool.require("sh", ["-c", pipeline]) }
+        let output = try await ExternalTool.require("sh", ["-c", pipeline])
         let peak = peakMemory(of: server.process.processIdentifier)
         #expect(try await server.stop(SIGTERM) == 0)
         #expect(output.standardOutput.contains(#""title":"Big""#), "\(output.standardOutput)")
@@ -50,7 +50,7 @@ import VODTestSupport
                 time.sleep(1.5)
                 s.close()
                 """
-            let sender = Task { try await offPool { try ExternalTool.require("python3", ["-c", script]) } }
+            let sender = Task { try await ExternalTool.require("python3", ["-c", script]) }
             try await waitUntil("the upload is being received", timeout: 20) { !openFiles(in: test.mediaDirectory).isEmpty }
             _ = try await sender.value
             try await waitUntil("the staging file is closed", timeout: 20) { openFiles(in: test.mediaDirectory).isEmpty }
@@ -63,7 +63,7 @@ import VODTestSupport
 
     @Test func uploadThenPlayEveryVariantOverHTTP() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 4).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 4).make(in: test.directory.url)
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let item = try await test.uploadUntilTranscoded(clip, title: "Played", to: server)
@@ -76,15 +76,15 @@ import VODTestSupport
             #expect((json["variants"] as? [Any])?.count == 2)
 
             let stream = "\(server)/api/media/\(id)/stream"
-            let programs = try await offPool { try IndependentPlayers.programCount(master: stream) }
+            let programs = try await IndependentPlayers.programCount(master: stream)
             #expect(programs == 2)
             for program in 0..<programs {
-                let errors = try await offPool { try IndependentPlayers.decodeErrors(master: stream, program: program) }
+                let errors = try await IndependentPlayers.decodeErrors(master: stream, program: program)
                 #expect(errors == "", "program \(program)")
             }
-            let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            let all = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"])
             #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
         }
     }
@@ -92,7 +92,7 @@ import VODTestSupport
     /// A film with two languages is served with its audio renditions, which players reach from the master.
     @Test func alternateAudioIsServedAndPlayedOverHTTP() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip.multiTrack([
+        let clip = try await SyntheticClip.multiTrack([
             ToneTrack(frequency: 400, metadata: ["language=eng"], disposition: "default"),
             ToneTrack(frequency: 600, metadata: ["language=spa"]),
         ], duration: 4, in: test.directory.url)
@@ -112,11 +112,11 @@ import VODTestSupport
                 #expect(segment.status == .ok && segment.headers[.contentType] == "video/mp2t")
             }
             let stream = "\(server)/api/media/\(id)/stream"
-            let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            let all = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"])
             #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
-            let streams = try await offPool { try IndependentPlayers.streams(at: stream) }
+            let streams = try await IndependentPlayers.streams(at: stream)
             #expect(streams.filter { $0.codec_type == "audio" }.count == 2, "ffprobe finds both renditions")
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
             try await Self.expectChromiumPlays(stream, picture: true)
         }
@@ -125,7 +125,7 @@ import VODTestSupport
     /// Chromium's native HLS plays the first 3 s of `stream` with no media error, with a picture or, for an
     /// audio-only title, without one.
     static func expectChromiumPlays(_ stream: String, picture: Bool) async throws {
-        let playback = try await offPool { try BrowserPlayer.play(stream, seconds: 3) }
+        let playback = try await BrowserPlayer.play(stream, seconds: 3)
         #expect(playback.error == nil, "\(playback.error ?? "")")
         #expect(playback.currentTime >= 3, "Chromium played \(playback.currentTime) s")
         #expect((playback.videoWidth > 0) == picture, "Chromium shows a \(playback.videoWidth)-pixel-wide picture")
@@ -135,7 +135,7 @@ import VODTestSupport
     /// rule, ffmpeg reads the captions over HTTP, and GStreamer plays the title with them.
     @Test func anUploadedCaptionConformsAndPlays() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 8).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 8).make(in: test.directory.url)
         // The rules ask for High profile, which x264's ultrafast preset, the tests' usual one, does not use.
         let app = test.app { configuration in
             configuration.workers = 1
@@ -153,12 +153,10 @@ import VODTestSupport
             // FFmpeg 5.1's HLS demuxer leaves subtitle renditions out of the master, so it reads the caption's playlist.
             let id = try #require(try CaptionAPITests.json(added)["id"] as? Int)
             let playlist = "\(server)/api/media/\(item.id)/stream/captions_\(id)/index.m3u8"
-            let subtitles = try await offPool {
-                try ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"])
-            }
+            let subtitles = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"])
             #expect(subtitles.standardError == "" && subtitles.standardOutput.contains("Across the first cut."), "\(subtitles.standardError) \(subtitles.standardOutput)")
             let stream = "\(server)/api/media/\(item.id)/stream"
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
             try await Self.expectChromiumPlays(stream, picture: true)
         }
@@ -167,7 +165,7 @@ import VODTestSupport
     /// A podcast becomes an audio-only title at the same stream URL, and players play it.
     @Test func anAudioOnlyUploadIsReadyAndPlayedOverHTTP() async throws {
         let test = try TestLibrary()
-        let clip = try AudioOnlyClip(duration: 7, fileName: "episode.m4a").make(in: test.directory.url)
+        let clip = try await AudioOnlyClip(duration: 7, fileName: "episode.m4a").make(in: test.directory.url)
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let id = try await test.uploadUntilTranscoded(clip, title: "Episode 1", to: server).id
@@ -177,11 +175,11 @@ import VODTestSupport
             let master = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
             #expect(master.status == .ok && String(buffer: master.body).contains("stream/audio_0/index.m3u8"))
             let stream = "\(server)/api/media/\(id)/stream"
-            let all = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            let all = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"])
             #expect(all.status == 0 && all.standardError.isEmpty, "\(all.standardError)")
-            let streams = try await offPool { try IndependentPlayers.streams(at: stream) }
+            let streams = try await IndependentPlayers.streams(at: stream)
             #expect(streams.map(\.codec_type) == ["audio"], "ffprobe finds the sound and no picture")
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
             try await Self.expectChromiumPlays(stream, picture: false)
         }
@@ -202,16 +200,16 @@ import VODTestSupport
             }
             // FFmpeg 5.1's HLS demuxer leaves subtitle renditions out of the master, so it reads the rendition's playlist.
             let playlist = "\(server)/api/media/\(id)/stream/subtitles_0/index.m3u8"
-            let read = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"]) }
+            let read = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", playlist, "-f", "webvtt", "-"])
             #expect(read.standardError == "" && read.standardOutput.contains("This is the first subtitle."), "\(read.standardError)")
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: "\(server)/api/media/\(id)/stream") }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: "\(server)/api/media/\(id)/stream")
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
         }
     }
 
     @Test func aGracefulRestartRequeuesTheRunningJobAndTheNextServerFinishesIt() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 60, hasAudio: true).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 60, hasAudio: true).make(in: test.directory.url)
         let id = try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let id = try await test.curlUpload(clip, title: "Interrupted", to: server)
@@ -230,7 +228,7 @@ import VODTestSupport
 
     @Test func aKilledServerLeavesTheJobToTheNextOne() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 60).make(in: test.directory.url)
         let first = try ServerProcess(library: test)
         try await first.waitUntilListening()
         let id = try await test.curlUpload(clip, title: "Crashed", to: first.url)
@@ -242,25 +240,21 @@ import VODTestSupport
         try await second.waitUntilListening()
         try await waitUntil("media \(id) is ready", timeout: 300) { try await test.status(of: id) == .ready }
         #expect(try await test.catalog.media(id: id)?.attempts == 2, "the crashed attempt counts")
-        let played = try await offPool {
-            try ExternalTool.run("ffmpeg", ["-v", "error", "-i", "\(second.url)/api/media/\(id)/stream", "-map", "0", "-f", "null", "-"])
-        }
+        let played = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", "\(second.url)/api/media/\(id)/stream", "-map", "0", "-f", "null", "-"])
         #expect(played.status == 0, "\(played.standardError)")
         #expect(try await second.stop(SIGTERM) == 0, "SIGTERM stops the server gracefully")
     }
 
     @Test func importRunsWhileTheServerRuns() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url, name: "Imported clip")
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url, name: "Imported clip")
         let notes = test.directory.url.appendingPathComponent("notes.mp4").path
         try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: notes))
         try await test.app(workers: 1).test(.live) { client in
-            let run = try await offPool {
-                try VODBinary.run([
-                    "import", clip, notes, "--database", test.databasePath, "--media-dir", test.mediaDirectory,
-                    "--output-dir", test.outputDirectory,
-                ])
-            }
+            let run = try await VODBinary.run([
+                "import", clip, notes, "--database", test.databasePath, "--media-dir", test.mediaDirectory,
+                "--output-dir", test.outputDirectory,
+            ])
             #expect(run.status == 1, "one of the two files failed")
             #expect(run.standardOutput.contains("imported as media 1 (pending)"), "\(run.standardOutput)")
             #expect(run.standardError.contains("notes.mp4: The uploaded file is not a playable video"), "\(run.standardError)")

@@ -54,7 +54,7 @@ import VODTestSupport
         let failed: MediaItem
 
         init(_ test: TestLibrary) async throws {
-            let clip = try SyntheticClip(width: 320, height: 180, duration: 1).make(in: test.directory.url)
+            let clip = try await SyntheticClip(width: 320, height: 180, duration: 1).make(in: test.directory.url)
             func ingest(_ title: String) async throws -> JobLease {
                 _ = try await test.library.ingest(file: clip, originalName: "\(title).mp4", title: title, description: nil, mode: .copy)
                 return try #require(try await test.catalog.claimNextJob(worker: "test", lease: .seconds(60)))

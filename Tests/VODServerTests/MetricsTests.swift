@@ -64,7 +64,7 @@ import VODTestSupport
 
     @Test func anUploadTranscodedAndServedShowsInEveryMetric() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
         let clipSize = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"

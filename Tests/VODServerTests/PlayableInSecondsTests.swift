@@ -15,7 +15,7 @@ import VODTestSupport
         let test = try TestLibrary()
         var source = SyntheticClip(width: 1920, height: 1080, duration: 180)
         source.videoCodec = ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "23"]
-        let clip = try source.make(in: test.directory.url)
+        let clip = try await source.make(in: test.directory.url)
         // The defaults of `vod serve`: the client-spec ladder, veryfast, titles over 120 s split, one worker.
         let app = test.app { configuration in
             configuration.workers = 1
@@ -39,15 +39,13 @@ import VODTestSupport
             }
             #expect(variants.count == 2, "720p and 1080p: \(variants)")
             for variant in variants {
-                let first = try await offPool {
-                    try ExternalTool.run("ffmpeg", ["-v", "error", "-live_start_index", "0", "-i", "\(server)/api/media/\(id)/\(variant)",
-                                                    "-map", "0:v:0", "-frames:v", "30", "-f", "null", "-"], timeout: 60)
-                }
+                let first = try await ExternalTool.run("ffmpeg", ["-v", "error", "-live_start_index", "0", "-i", "\(server)/api/media/\(id)/\(variant)",
+                    "-map", "0:v:0", "-frames:v", "30", "-f", "null", "-"], timeout: 60)
                 #expect(first.status == 0 && first.standardError.isEmpty, "\(variant): \(first.standardError)")
             }
             #expect(try await test.status(of: id) == .processing, "still encoding")
 
-            let live = try await offPool { try ProgressivePublishingTests.videoFrames(stream) }
+            let live = try await ProgressivePublishingTests.videoFrames(stream)
             #expect(live.status == 0 && live.errors.isEmpty, "\(live.errors)")
             try await waitUntil("media \(id) is ready or failed", timeout: 600) {
                 [.ready, .failed].contains(try await test.status(of: id))
@@ -59,7 +57,7 @@ import VODTestSupport
                     "started while encoding, played every picture to the end: \(live.frames)")
             let report = HLSConformance.check(masterURL: URL(fileURLWithPath: try #require(item.hlsPath)).appendingPathComponent("master.m3u8"))
             #expect(report.violations.map(\.description) == [])
-            let gstreamer = try await offPool { try IndependentPlayers.gstreamerPlay(uri: stream) }
+            let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
         }
     }

@@ -9,7 +9,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ProgressivePublishingTests {
     @Test func aProcessingTitleIsPlayableFromItsFirstSegmentsToItsEnd() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 60).make(in: test.directory.url)
         // A slower preset, so that the transcode runs for seconds after the first segments are out.
         let app = test.app { configuration in
             configuration.workers = 1
@@ -54,14 +54,12 @@ import VODTestSupport
             #expect(grownETag != media.headers[.eTag] && grown.hasPrefix(text.components(separatedBy: "#EXTINF").first!))
 
             let stream = "\(server)/api/media/\(id)/stream"
-            let live = try await offPool { try Self.videoFrames(stream) }
+            let live = try await Self.videoFrames(stream)
             #expect(try await test.status(of: id) == .ready, "the player read until the title was complete")
-            let finished = try await offPool { try Self.videoFrames(stream) }
+            let finished = try await Self.videoFrames(stream)
             #expect(live.status == 0 && live.errors.isEmpty, "\(live.errors)")
-            let source = try await offPool {
-                try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                                                     "stream=nb_read_packets", "-of", "csv=p=0", clip]).standardOutput
-            }
+            let source = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                "stream=nb_read_packets", "-of", "csv=p=0", clip]).standardOutput
             #expect(live.frames == finished.frames && "\(finished.frames)" == source.trimmingCharacters(in: .whitespacesAndNewlines),
                     "started while processing, played every frame of the source to the end: \(live.frames) of \(source)")
 
@@ -87,8 +85,8 @@ import VODTestSupport
 
     /// The video frames ffmpeg decodes from the first variant of `stream`, read from its first segment (a
     /// growing playlist is otherwise joined near its end) and followed until the playlist ends.
-    static func videoFrames(_ stream: String) throws -> (status: Int32, frames: Int, errors: String) {
-        let output = try ExternalTool.run("ffmpeg", ["-v", "error", "-live_start_index", "0", "-i", stream,
+    static func videoFrames(_ stream: String) async throws -> (status: Int32, frames: Int, errors: String) {
+        let output = try await ExternalTool.run("ffmpeg", ["-v", "error", "-live_start_index", "0", "-i", stream,
                                                      "-map", "0:v:0", "-f", "framecrc", "-"], timeout: 240)
         let frames = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("0,") }.count
         return (output.status, frames, output.standardError)

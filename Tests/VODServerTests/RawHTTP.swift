@@ -25,7 +25,7 @@ struct RawHTTP {
         let bodyFile = directory.url.appendingPathComponent("body")
         try Data(body).write(to: bodyFile)
         let arguments = ["-c", Self.script, "\(port)", Self.hex(head), bodyFile.path, "\(drip)", "\(interval)", "\(limit)"]
-        let output = try await offPool { try ExternalTool.require("python3", arguments, timeout: limit + 20) }
+        let output = try await ExternalTool.require("python3", arguments, timeout: limit + 20)
         return try JSONDecoder().decode(Outcome.self, from: Data(output.standardOutput.utf8))
     }
 

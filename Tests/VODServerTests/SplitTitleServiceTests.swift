@@ -28,7 +28,7 @@ import VODTestSupport
     /// will stop or fail. Until a dead worker's chunk is retried, the publication cannot grow past it; with the
     /// first two chunks out, the title has grown at a pace that makes it playable before then.
     static func uploadAndTakeAChunk(_ test: TestLibrary, server: String, lease: Duration) async throws -> (id: Int64, chunk: ChunkLease) {
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Long", to: server)
         try await waitUntil("the server's worker has taken the first two chunks") {
             let chunks = try await test.catalog.chunks(of: id)
@@ -73,10 +73,8 @@ import VODTestSupport
             let segments = try String(contentsOf: folder.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
                 .components(separatedBy: "#EXTINF:").count - 1
             #expect(segments == 12, "62 s: a 2 s first segment, ten of 6 s, and the frame the sound's end (62.02 s) adds")
-            let frames = try await offPool {
-                try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                                                     "stream=nb_read_frames", "-of", "csv=p=0", "\(server)/api/media/\(id)/stream"])
-            }
+            let frames = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=nb_read_frames", "-of", "csv=p=0", "\(server)/api/media/\(id)/stream"])
             let count = frames.standardOutput.split(whereSeparator: { !$0.isNumber }).first.flatMap { Int($0) }
             #expect(count == Int((try #require(item.duration) * 30).rounded()) && count ?? 0 >= 1860,
                     "every picture of the 62 s source, on the player's way through the master: \(frames.standardOutput)")
@@ -89,7 +87,7 @@ import VODTestSupport
     func aLaterChunkWaitsForAnEarlierOneEncodedOnTheSameMachine(sameMachine: Bool) async throws {
         let test = try TestLibrary()
         try await Self.app(test).test(.live) { client in
-            let clip = try SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
+            let clip = try await SyntheticClip(width: 320, height: 240, duration: 62).make(in: test.directory.url)
             let id = try await test.curlUpload(clip, title: "Long", to: "http://127.0.0.1:\(try #require(client.port))")
             try await waitUntil("the server's worker has taken the first chunk") {
                 try await test.catalog.chunks(of: id).first.map { $0.status != .pending } ?? false

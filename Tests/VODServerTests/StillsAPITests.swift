@@ -11,10 +11,10 @@ import VODService
 /// Posters, storyboards and thumbnails of titles transcoded through the real queue, over HTTP.
 @Suite(.tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10))) struct StillsAPITests {
     /// `[width, height]` of JPEG bytes, from ffprobe.
-    static func size(of bytes: ByteBuffer, in directory: TemporaryDirectory) throws -> [Int] {
+    static func size(of bytes: ByteBuffer, in directory: TemporaryDirectory) async throws -> [Int] {
         let file = directory.url.appendingPathComponent("\(UUID().uuidString).jpg")
         try Data(buffer: bytes).write(to: file)
-        let picture = try PictureMeasurements.picture(file.path)
+        let picture = try await PictureMeasurements.picture(file.path)
         #expect(picture.codec == "mjpeg")
         return [picture.width, picture.height]
     }
@@ -25,7 +25,7 @@ import VODService
 
     @Test func readyTitleHasAPosterAStoryboardAndThumbnailsOnDemand() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 7).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 7).make(in: test.directory.url)
         try await test.app(workers: 1).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let item = try await test.uploadUntilTranscoded(clip, title: "Pictures", to: server)
@@ -43,7 +43,7 @@ import VODService
             let poster = try await client.execute(uri: try Self.path(of: posterURL), method: .get)
             #expect(poster.status == .ok)
             #expect(poster.headers[.contentType] == "image/jpeg")
-            #expect(try Self.size(of: poster.body, in: test.directory) == [320, 240])
+            #expect(try await Self.size(of: poster.body, in: test.directory) == [320, 240])
             let sized = try await client.execute(uri: try Self.path(of: try #require(posters.first?["url"] as? String)), method: .get)
             #expect(sized.status == .ok && sized.body == poster.body)
 
@@ -56,13 +56,13 @@ import VODService
             let sheetURL = try #require(URL(string: "storyboard_0.jpg", relativeTo: URL(string: storyboardURL)))
             let sheet = try await client.execute(uri: sheetURL.path, method: .get)
             #expect(sheet.status == .ok && sheet.headers[.contentType] == "image/jpeg")
-            #expect(try Self.size(of: sheet.body, in: test.directory) == [4 * 160, 120], "4 tiles of 2 s for 7 s")
+            #expect(try await Self.size(of: sheet.body, in: test.directory) == [4 * 160, 120], "4 tiles of 2 s for 7 s")
 
             let thumbnail = try await client.execute(uri: "/api/media/\(id)/thumbnail.jpg?time=2.5&width=160", method: .get)
             #expect(thumbnail.status == .ok)
             #expect(thumbnail.headers[.contentType] == "image/jpeg")
             #expect(thumbnail.headers[.cacheControl] == "public, max-age=31536000, immutable")
-            #expect(try Self.size(of: thumbnail.body, in: test.directory) == [160, 120])
+            #expect(try await Self.size(of: thumbnail.body, in: test.directory) == [160, 120])
             let eTag = try #require(thumbnail.headers[.eTag])
             let revalidated = try await client.execute(uri: "/api/media/\(id)/thumbnail.jpg?time=2.5&width=160", method: .get,
                                                        headers: [.ifNoneMatch: eTag])
@@ -91,7 +91,7 @@ import VODService
 
     @Test func aSplitTitleGetsItsStillsWhenItsChunksAreStitched() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 26).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 26).make(in: test.directory.url)
         let app = test.app { configuration in
             configuration.workers = 1
             configuration.pollInterval = 0.1
@@ -106,7 +106,7 @@ import VODService
             let posterURL = try #require(json["poster_url"] as? String)
             let poster = try await client.execute(uri: try Self.path(of: posterURL), method: .get)
             #expect(poster.status == .ok)
-            #expect(try Self.size(of: poster.body, in: test.directory) == [320, 240])
+            #expect(try await Self.size(of: poster.body, in: test.directory) == [320, 240])
             let storyboard = try await client.execute(uri: "/api/media/\(item.id)/stills/storyboard.vtt", method: .get)
             let cues = String(buffer: storyboard.body).split(separator: "\n").filter { $0.contains(" --> ") }
             #expect(cues.count == 13, "a tile every 2 s of 26 s, across the chunks")
@@ -116,7 +116,7 @@ import VODService
 
     @Test func aTitleWhoseStillsFailIsReadyWithoutThemAndTheFailureIsLogged() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 3).make(in: test.directory.url)
         let capture = LogCapture()
         let app = test.app(logger: capture.logger) { configuration in
             configuration.workers = 1

@@ -217,7 +217,7 @@ import VODTestSupport
         let file = directory.url.appendingPathComponent("received").path
         let hex = requests.map { String(format: "%02x", $0) }.joined()
         let arguments = ["-c", script, "\(port)", hex, file] + (rename.map { [$0.from, $0.to] } ?? [])
-        _ = try await offPool { try ExternalTool.require("python3", arguments, timeout: 60) }
+        _ = try await ExternalTool.require("python3", arguments, timeout: 60)
         var rest = try Data(contentsOf: URL(fileURLWithPath: file))
         var responses: [RawResponse] = []
         for isHead in heads {

@@ -136,7 +136,7 @@ import VODTestSupport
             let gzipped = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "br, gzip;q=0.8"])
             #expect(gzipped.headers[.contentEncoding] == "gzip")
             #expect(gzipped.headers[.eTag] != plain.headers[.eTag])
-            #expect(try Gunzip.text(of: gzipped.body) == TestLibrary.variant)
+            #expect(try await Gunzip.text(of: gzipped.body) == TestLibrary.variant)
             let refused = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip;q=0"])
             #expect(refused.headers[.contentEncoding] == nil)
             let segment = try await client.execute(
@@ -191,10 +191,10 @@ import VODTestSupport
 
 /// Decompresses with Debian's gzip, an independent implementation.
 enum Gunzip {
-    static func text(of buffer: ByteBuffer) throws -> String {
+    static func text(of buffer: ByteBuffer) async throws -> String {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("body.gz")
         try Data(buffer: buffer).write(to: file)
-        return try ExternalTool.require("gzip", ["-dc", file.path]).standardOutput
+        return try await ExternalTool.require("gzip", ["-dc", file.path]).standardOutput
     }
 }

@@ -24,7 +24,7 @@ import VODTestSupport
 
     @Test(.tags(.ffmpeg), .needsExternalTools) func multipartUploadQueuesTheVideo() async throws {
         let test = try TestLibrary()
-        let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
+        let clip = try Data(contentsOf: URL(fileURLWithPath: try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         let (contentType, body) = Self.multipart(file: clip, fields: ["title": "My clip", "description": "Shot today"])
         try await test.app().test(.router) { client in
             let response = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: contentType], body: body)
@@ -63,7 +63,7 @@ import VODTestSupport
 
     @Test(.tags(.ffmpeg), .needsExternalTools) func rawVideoBodyTakesTitleFromTheQuery() async throws {
         let test = try TestLibrary()
-        let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
+        let clip = try Data(contentsOf: URL(fileURLWithPath: try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         try await test.app().test(.router) { client in
             let response = try await client.execute(
                 uri: "/api/media?title=Raw%20clip&description=From%20a%20phone&filename=phone.mov", method: .post,
@@ -79,7 +79,7 @@ import VODTestSupport
 
     @Test(.tags(.ffmpeg), .needsExternalTools) func untitledUploadsAreNamedAfterTheFile() async throws {
         let test = try TestLibrary()
-        let clip = try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
+        let clip = try Data(contentsOf: URL(fileURLWithPath: try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)))
         let (contentType, body) = Self.multipart(file: clip, fileName: "Holiday 2025.mp4", fields: [:])
         try await test.app().test(.router) { client in
             let response = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: contentType], body: body)

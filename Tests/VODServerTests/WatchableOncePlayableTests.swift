@@ -20,8 +20,8 @@ import VODTestSupport
                          Rung(name: "360p", width: 640, height: 360, bitrate: 600_000)]
     static let preset = "faster"
 
-    static func clip(in directory: URL) throws -> String {
-        try SyntheticClip(width: 960, height: 540, duration: clipSeconds).make(in: directory)
+    static func clip(in directory: URL) async throws -> String {
+        try await SyntheticClip(width: 960, height: 540, duration: clipSeconds).make(in: directory)
     }
 
     @Test func aSplitTitleWithOneInProcessWorkerNeverKeepsAPlayerWaiting() async throws {
@@ -34,7 +34,7 @@ import VODTestSupport
             configuration.transcodeOptions.preset = Self.preset
         }
         try await app.test(.live) { client in
-            let clip = try Self.clip(in: test.directory.url)
+            let clip = try await Self.clip(in: test.directory.url)
             let id = try await test.curlUpload(clip, title: "Long", to: "http://127.0.0.1:\(try #require(client.port))")
             let timeline = try await PublicationTimeline.record(id: id, catalog: test.catalog)
             try await waitUntil("media \(id) is ready", timeout: 30) { try await test.status(of: id) == .ready }
@@ -51,7 +51,7 @@ import VODTestSupport
             try cluster.worker(arguments: ["--ladder", ladder, "--preset", Self.preset,
                                            "--split-after", "20", "--chunk-seconds", "12"])
         }
-        let clip = try Self.clip(in: cluster.directory.url)
+        let clip = try await Self.clip(in: cluster.directory.url)
         #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
         let id = try #require(try await cluster.items().first?.id)
         let timeline = try await PublicationTimeline.record(id: id, catalog: cluster.catalog)

@@ -98,12 +98,12 @@ import VODTestSupport
             /// Signed correctly with a timestamp this far from the clock at the time of sending.
             func signedPatch(_ body: String, secondsFromNow: Int64) async throws -> TestResponse {
                 let timestamp = Int64(Date().timeIntervalSince1970) + secondsFromNow
-                let signature = try Signer.sign(secret: Self.secret, method: "PATCH", target: uri, body: Array(body.utf8), timestamp: timestamp)
+                let signature = try await Signer.sign(secret: Self.secret, method: "PATCH", target: uri, body: Array(body.utf8), timestamp: timestamp)
                 return try await patch(body, timestamp: timestamp, signature: signature)
             }
             let now = Int64(Date().timeIntervalSince1970)
             let body = #"{"title":"signed"}"#
-            let good = try Signer.sign(secret: Self.secret, method: "PATCH", target: uri, body: Array(body.utf8), timestamp: now)
+            let good = try await Signer.sign(secret: Self.secret, method: "PATCH", target: uri, body: Array(body.utf8), timestamp: now)
 
             let refusals: [(String, TestResponse)] = [
                 ("no signature", try await patch(body, timestamp: now, signature: nil)),
@@ -144,12 +144,12 @@ import VODTestSupport
 
     @Test func signedUploadsAreCheckedAsTheyStreamAndKeptOnlyWhenTheyMatch() async throws {
         let test = try TestLibrary()
-        let clip = try SyntheticClip(width: 160, height: 120, duration: 1).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 160, height: 120, duration: 1).make(in: test.directory.url)
         let (contentType, body) = UploadTests.multipart(file: try Data(contentsOf: URL(fileURLWithPath: clip)), fields: ["title": "signed upload"])
         let bytes = Array(body.readableBytesView)
         try await test.app { $0.writeProtection = WriteProtection(secret: Self.secret) }.test(.live) { client in
             let now = Int64(Date().timeIntervalSince1970)
-            let signature = try Signer.sign(secret: Self.secret, method: "POST", target: "/api/media", body: bytes, timestamp: now)
+            let signature = try await Signer.sign(secret: Self.secret, method: "POST", target: "/api/media", body: bytes, timestamp: now)
             var tampered = bytes
             tampered[tampered.count / 2] ^= 0x01
             let forged = try await client.execute(
@@ -196,7 +196,7 @@ import VODTestSupport
         try await test.app(logger: capture.logger) { $0.writeProtection = protection }.test(.live) { client in
             let now = Int64(Date().timeIntervalSince1970)
             let uri = "/api/media/\(item.id)"
-            let signature = try Signer.sign(secret: Self.secret, method: "DELETE", target: uri, body: [], timestamp: now)
+            let signature = try await Signer.sign(secret: Self.secret, method: "DELETE", target: uri, body: [], timestamp: now)
             for headers: HTTPFields in [
                 [.apiKey: Self.keys[0]], [.apiKey: "wrong", .timestamp: "\(now)", .signature: signature],
                 [.apiKey: Self.keys[1], .timestamp: "\(now)", .signature: String(repeating: "0", count: 64)],
@@ -230,7 +230,7 @@ import VODTestSupport
     @Test func vodServeReadsKeysFromTheEnvironmentAndAFile() async throws {
         let test = try TestLibrary()
         let keyFile = try Self.keyFile(in: test.directory)
-        let port = Int.random(in: 20_000...60_000)
+        let port = try LoopbackPort.free()
         let log = test.directory.url.appendingPathComponent("serve.log").path
         let command = """
             VOD_API_KEY=env-key-5d4c3b2a exec '\(VODBinary.path)' serve --port \(port) --database '\(test.databasePath)' \
@@ -244,19 +244,17 @@ import VODTestSupport
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(port)"
         try await waitUntil("vod serve listens", timeout: 30) {
-            try await offPool { try ExternalTool.run("curl", ["-sf", "\(url)/health"]).standardOutput == "OK" }
+            try await ExternalTool.run("curl", ["-sf", "\(url)/health"]).standardOutput == "OK"
         }
         func status(_ arguments: [String]) async throws -> String {
-            try await offPool {
-                try ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE"] + arguments + ["\(url)/api/media/1"]).standardOutput
-            }
+            try await ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE"] + arguments + ["\(url)/api/media/1"]).standardOutput
         }
         #expect(try await status([]) == "401")
         #expect(try await status(["-H", "X-API-Key: nope"]) == "401")
         #expect(try await status(["-H", "X-API-Key: env-key-5d4c3b2a"]) == "404", "past the key check: no media 1")
         #expect(try await status(["-H", "X-API-Key: \(Self.keys[1])"]) == "404")
         server.terminate()
-        server.waitUntilExit()
+        while server.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let output = try String(contentsOfFile: log, encoding: .utf8)
         #expect(output.contains("write protection is on"), "\(output)")
         for secret in Self.keys + ["env-key-5d4c3b2a"] { #expect(!output.contains(secret)) }
@@ -265,11 +263,11 @@ import VODTestSupport
 
 /// Signs as a client would, with OpenSSL: an implementation independent of the server's.
 enum Signer {
-    static func sign(secret: String, method: String, target: String, body: [UInt8], timestamp: Int64) throws -> String {
+    static func sign(secret: String, method: String, target: String, body: [UInt8], timestamp: Int64) async throws -> String {
         let directory = try TemporaryDirectory()
         let message = directory.url.appendingPathComponent("message")
         try Data(Array("\(method)\n\(target)\n".utf8) + body + Array("\n\(timestamp)".utf8)).write(to: message)
-        let output = try ExternalTool.require("openssl", ["dgst", "-sha256", "-hmac", secret, "-r", message.path])
+        let output = try await ExternalTool.require("openssl", ["dgst", "-sha256", "-hmac", secret, "-r", message.path])
         return String(output.standardOutput.prefix(64))
     }
 }

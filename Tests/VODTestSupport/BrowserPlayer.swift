@@ -18,11 +18,11 @@ public enum BrowserPlayer {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Opens `url` in a `<video>` element, lets it play until its playhead reaches `seconds`, and reports.
-    public static func play(_ url: String, seconds: Double = 3) throws -> Playback {
+    public static func play(_ url: String, seconds: Double = 3) async throws -> Playback {
         let python = ProcessInfo.processInfo.environment["VOD_TEST_PYTHON"]
             ?? packageRoot.appendingPathComponent(".build/python/bin/python").path
         let script = packageRoot.appendingPathComponent("Tests/Browser/play.py").path
-        let output = try ExternalTool.require(python, [script, url, String(seconds)], timeout: 90)
+        let output = try await ExternalTool.require(python, [script, url, String(seconds)], timeout: 90)
         return try JSONDecoder().decode(Playback.self, from: Data(output.standardOutput.utf8))
     }
 }

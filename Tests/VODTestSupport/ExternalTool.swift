@@ -1,7 +1,11 @@
 import Foundation
+import Subprocess
 
 /// Runs Debian's command-line tools (ffmpeg, ffprobe, gst-launch-1.0) from tests, which use them to make
 /// synthetic clips and to check output as an independent client would. Product code never runs them.
+///
+/// Waiting on a tool suspends the test rather than blocking a thread: the cooperative pool has as many threads
+/// as cores, and in-process servers under test, and tests running beside this one, need them meanwhile.
 public enum ExternalTool {
     /// What a finished process printed and how it exited.
     public struct Output: Sendable {
@@ -11,64 +15,69 @@ public enum ExternalTool {
     }
 
     /// Runs `tool` with `arguments` and `environment` added to the test process's, waiting at most `timeout`
-    /// seconds, and returns its output.
+    /// seconds, and returns its output. A tool that outlives its timeout is ended (SIGTERM, then SIGKILL a
+    /// second later: a hung GStreamer ignores SIGTERM) and the error names it.
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
-                           timeout: TimeInterval = 300) throws -> Output {
+                           timeout: TimeInterval = 300) async throws -> Output {
         try refuseWithoutTools(tool)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let finished = try await withThrowingTaskGroup(of: Output?.self) { group in
+            group.addTask { try await execute(tool, arguments, environment: environment) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
+        guard let finished else {
+            throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
+        }
+        return finished
+    }
+
+    /// Runs `tool` to its end, its output written to files rather than pipes so that large outputs never fill
+    /// a pipe; cancelling the calling task ends the tool as a timeout must.
+    private static func execute(_ tool: String, _ arguments: [String], environment: [String: String]) async throws -> Output {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("out")
-        let err = directory.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        // Closed here: the handles a finished Process holds are not closed for it, and a test process that runs
-        // thousands of tools would run out of descriptors (and so would a server it starts).
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                stop(process)
-                throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        let out = directory.appendingPathComponent("out").path
+        let err = directory.appendingPathComponent("err").path
+        var options = PlatformOptions()
+        options.teardownSequence = [.send(signal: .terminate, allowedDurationToNextStep: .seconds(1))]
+        let updates = Dictionary(uniqueKeysWithValues: environment.compactMap { key, value in
+            Environment.Key(rawValue: key).map { ($0, Optional(value)) }
+        })
+        let configuration = Configuration(executable: .path("/usr/bin/env"), arguments: Arguments([tool] + arguments),
+                                          environment: .inherit.updating(updates), platformOptions: options)
+        // Subprocess closes both files once the tool has started; they are opened close-on-exec, so no other
+        // tool started meanwhile inherits them.
+        let result = try await Subprocess.run(configuration, input: .none,
+                                              output: .fileDescriptor(.init(rawValue: try openForWriting(out)), closeAfterSpawningProcess: true),
+                                              error: .fileDescriptor(.init(rawValue: try openForWriting(err)), closeAfterSpawningProcess: true))
+        let status: Int32 = switch result.terminationStatus {
+        case .exited(let code): code
+        case .signaled(let signal): signal
         }
         return Output(
-            status: process.terminationStatus,
-            standardOutput: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            status: status,
+            standardOutput: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         )
     }
 
-    /// Ends `process`: SIGTERM, then SIGKILL if it still runs a second later (a hung GStreamer ignores SIGTERM).
-    private static func stop(_ process: Process) {
-        process.terminate()
-        let grace = Date(timeIntervalSinceNow: 1)
-        while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    /// A new empty file at `path`, open for writing and closed on exec.
+    private static func openForWriting(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ToolError(description: "cannot create \(path): errno \(errno)") }
+        return descriptor
     }
 
     /// Runs `tool` and throws unless it exits 0.
     @discardableResult
-    public static func require(_ tool: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
-        let output = try run(tool, arguments, timeout: timeout)
+    public static func require(_ tool: String, _ arguments: [String], timeout: TimeInterval = 300) async throws -> Output {
+        let output = try await run(tool, arguments, timeout: timeout)
         guard output.status == 0 else {
             throw ToolError(description: "\(tool) \(arguments.joined(separator: " ")) exited \(output.status): \(output.standardError.suffix(2000))")
         }

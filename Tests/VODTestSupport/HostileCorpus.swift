@@ -19,14 +19,14 @@ public enum HostileCorpus {
         public var allowed: Set<Outcome>
         /// Text the refusal or failure reason must contain, when the cause is known.
         public var reasonContains: String?
-        let make: @Sendable (URL) throws -> Void
+        let make: @Sendable (URL) async throws -> Void
 
         public var description: String { name }
 
         /// Writes the file into `directory` and returns its path.
-        public func write(in directory: URL) throws -> String {
+        public func write(in directory: URL) async throws -> String {
             let url = directory.appendingPathComponent("\(name).mp4")
-            try make(url)
+            try await make(url)
             return url.path
         }
     }
@@ -46,54 +46,54 @@ public enum HostileCorpus {
             try Data(String(repeating: "This is a letter, not a video.\n", count: 40).utf8).write(to: url)
         },
         CorpusFile(name: "cut-in-half", allowed: [.refused], reasonContains: "not a playable video") { url in
-            let whole = try clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
+            let whole = try await clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
             try whole.prefix(whole.count / 2).write(to: url)
         },
         CorpusFile(name: "corrupt-packets", allowed: [.ladder, .failed]) { url in
-            var bytes = try clip(SyntheticClip(width: 320, height: 240, duration: 3), beside: url)
+            var bytes = try await clip(SyntheticClip(width: 320, height: 240, duration: 3), beside: url)
             let mdat = try offset(of: "mdat", in: bytes)
             let middle = mdat + (bytes.count - mdat) / 3
             bytes.replaceSubrange(middle..<(middle + 4096), with: noise(count: 4096, seed: 11))
             try bytes.write(to: url)
         },
         CorpusFile(name: "audio-only", allowed: [.ladder]) { url in
-            try ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", "-f", "mp4"], url)
+            try await ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", "-f", "mp4"], url)
         },
         CorpusFile(name: "video-only", allowed: [.ladder]) { url in
-            try Data(contentsOf: URL(fileURLWithPath: try SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
+            try await Data(contentsOf: URL(fileURLWithPath: SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
                 .make(in: scratch(beside: url)))).write(to: url)
         },
         CorpusFile(name: "still-png", allowed: [.refused], reasonContains: "not a playable video") { url in
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", "-f", "image2", "-c:v", "png"], url)
+            try await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", "-f", "image2", "-c:v", "png"], url)
         },
         CorpusFile(name: "still-jpeg", allowed: [.refused], reasonContains: "not a playable video") { url in
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", "-f", "image2", "-c:v", "mjpeg"], url)
+            try await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", "-f", "image2", "-c:v", "mjpeg"], url)
         },
         CorpusFile(name: "one-by-one", allowed: [.refused, .failed], reasonContains: "1×1") { url in
-            try ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=2x2:r=10:d=1", "-vf", "scale=1:1", "-c:v", "ffv1", "-f", "matroska"], url)
+            try await ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=2x2:r=10:d=1", "-vf", "scale=1:1", "-c:v", "ffv1", "-f", "matroska"], url)
         },
         CorpusFile(name: "ten-bit", allowed: [.ladder]) { url in
             var source = SyntheticClip(width: 320, height: 240, duration: 2)
             source.pixelFormat = "yuv420p10le"
-            try Data(contentsOf: URL(fileURLWithPath: try source.make(in: scratch(beside: url)))).write(to: url)
+            try await Data(contentsOf: URL(fileURLWithPath: source.make(in: scratch(beside: url)))).write(to: url)
         },
         CorpusFile(name: "interlaced", allowed: [.ladder]) { url in
             var source = SyntheticClip(width: 320, height: 240, duration: 2)
             source.extraArguments = ["-vf", "tinterlace=interleave_top", "-flags", "+ildct+ilme"]
-            try Data(contentsOf: URL(fileURLWithPath: try source.make(in: scratch(beside: url)))).write(to: url)
+            try await Data(contentsOf: URL(fileURLWithPath: source.make(in: scratch(beside: url)))).write(to: url)
         },
         CorpusFile(name: "variable-frame-rate", allowed: [.ladder]) { url in
             var source = SyntheticClip(width: 320, height: 240, duration: 3)
             source.extraArguments = ["-vf", "select='lt(n\\,30)+not(mod(n\\,3))'", "-fps_mode", "vfr"]
-            try Data(contentsOf: URL(fileURLWithPath: try source.make(in: scratch(beside: url)))).write(to: url)
+            try await Data(contentsOf: URL(fileURLWithPath: source.make(in: scratch(beside: url)))).write(to: url)
         },
         CorpusFile(name: "rotated", allowed: [.ladder]) { url in
             var source = SyntheticClip(width: 320, height: 240, duration: 2)
             source.rotationTag = 90
-            try Data(contentsOf: URL(fileURLWithPath: try source.make(in: scratch(beside: url)))).write(to: url)
+            try await Data(contentsOf: URL(fileURLWithPath: source.make(in: scratch(beside: url)))).write(to: url)
         },
         CorpusFile(name: "mp4-header-claims-16384", allowed: [.ladder, .failed, .refused]) { url in
-            var bytes = try clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
+            var bytes = try await clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
             try patchSampleEntrySize(&bytes, width: 16384, height: 16384)
             let tkhd = try offset(of: "tkhd", in: bytes)
             for (index, value) in [16384, 16384].enumerated() {
@@ -102,13 +102,13 @@ public enum HostileCorpus {
             try bytes.write(to: url)
         },
         CorpusFile(name: "raw-header-claims-16384", allowed: [.refused], reasonContains: "not a playable video") { url in
-            try url.write(rawVideoClaiming: 16384)
+            try await url.write(rawVideoClaiming: 16384)
         },
         CorpusFile(name: "raw-header-claims-12000", allowed: [.refused], reasonContains: "12000×12000") { url in
-            try url.write(rawVideoClaiming: 12000)
+            try await url.write(rawVideoClaiming: 12000)
         },
         CorpusFile(name: "absurd-duration", allowed: [.refused], reasonContains: "hours") { url in
-            var bytes = try clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
+            var bytes = try await clip(SyntheticClip(width: 320, height: 240, duration: 2), beside: url)
             put(0xFFFF_FFF0, at: try offset(of: "mvhd", in: bytes) + 20, in: &bytes)
             try bytes.write(to: url)
         },
@@ -131,8 +131,8 @@ public enum HostileCorpus {
     }
 
     /// The bytes of a synthetic clip made in a scratch folder beside `url`.
-    private static func clip(_ source: SyntheticClip, beside url: URL) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: try source.make(in: scratch(beside: url))))
+    private static func clip(_ source: SyntheticClip, beside url: URL) async throws -> Data {
+        try await Data(contentsOf: URL(fileURLWithPath: source.make(in: scratch(beside: url))))
     }
 
     private static func scratch(beside url: URL) throws -> URL {
@@ -141,8 +141,8 @@ public enum HostileCorpus {
         return folder
     }
 
-    private static func ffmpeg(_ arguments: [String], _ url: URL) throws {
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
+    private static func ffmpeg(_ arguments: [String], _ url: URL) async throws {
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
     }
 
     /// The offset of a box's four-character type in `bytes`.
@@ -173,9 +173,9 @@ public enum HostileCorpus {
 extension URL {
     /// A QuickTime file of 16×16 raw RGB pictures whose sample entry claims `side`×`side`: nothing in the stream
     /// contradicts the header, so FFmpeg believes it.
-    fileprivate func write(rawVideoClaiming side: Int) throws {
+    fileprivate func write(rawVideoClaiming side: Int) async throws {
         let raw = deletingLastPathComponent().appendingPathComponent(".raw-\(lastPathComponent).mov")
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=16x16:rate=5:duration=1",
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=16x16:rate=5:duration=1",
                                             "-c:v", "rawvideo", "-pix_fmt", "rgb24", raw.path])
         var bytes = try Data(contentsOf: raw)
         try HostileCorpus.patchSampleEntrySize(&bytes, width: side, height: side)

@@ -20,21 +20,21 @@ public enum IndependentPlayers {
     }
 
     /// The streams ffprobe finds at `url` (a path or an http URL).
-    public static func streams(at url: String) throws -> [ProbedStream] {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-show_streams", "-of", "json", url])
+    public static func streams(at url: String) async throws -> [ProbedStream] {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-show_streams", "-of", "json", url])
         return try JSONDecoder().decode(ProbeOutput.self, from: Data(output.standardOutput.utf8)).streams
     }
 
     /// Decodes every stream of program `program` of the master at `url` with ffmpeg and returns its error output,
     /// which is empty when every packet decoded cleanly.
-    public static func decodeErrors(master url: String, program: Int) throws -> String {
-        let output = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", url, "-map", "0:p:\(program)", "-f", "null", "-"])
+    public static func decodeErrors(master url: String, program: Int) async throws -> String {
+        let output = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", url, "-map", "0:p:\(program)", "-f", "null", "-"])
         return output.status == 0 ? output.standardError : "exit \(output.status): \(output.standardError)"
     }
 
     /// The number of programs (variants) ffprobe finds in a master playlist.
-    public static func programCount(master url: String) throws -> Int {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-show_programs", "-of", "json", url])
+    public static func programCount(master url: String) async throws -> Int {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-show_programs", "-of", "json", url])
         struct Programs: Decodable { var programs: [Program] }
         struct Program: Decodable { var program_id: Int }
         return try JSONDecoder().decode(Programs.self, from: Data(output.standardOutput.utf8)).programs.count
@@ -45,14 +45,14 @@ public enum IndependentPlayers {
     /// `hlsdemux`, which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here);
     /// a `file://` playlist, which GStreamer 1.22's `hlsdemux2` cannot download, plays with playbin. A player that
     /// does not end in time fails with the last lines of its demuxer's log.
-    public static func gstreamerPlay(uri: String) throws -> ExternalTool.Output {
+    public static func gstreamerPlay(uri: String) async throws -> ExternalTool.Output {
         let player = uri.hasPrefix("http") ? "playbin3" : "playbin"
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let environment = ["GST_DEBUG": "hlsdemux:4,hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
                            "GST_DEBUG_FILE": log.path]
         do {
-            return try ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+            return try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
                                         environment: environment, timeout: 120)
         } catch let error as ToolError {
             let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)

@@ -16,8 +16,8 @@ public enum PictureMeasurements {
     }
 
     /// The tags of the first video stream of `path`.
-    public static func tags(of path: String) throws -> Tags {
-        let fields = try ExternalTool.require("ffprobe", [
+    public static func tags(of path: String) async throws -> Tags {
+        let fields = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-show_entries",
             "stream=color_primaries,color_transfer,color_space,color_range,field_order,sample_aspect_ratio,width,height",
             "-of", "default=noprint_wrappers=1", path,
@@ -35,10 +35,10 @@ public enum PictureMeasurements {
 
     /// The mean saturation (signalstats SATAVG) over every frame of `path`, scaled to 640 pixels wide.
     /// `filters` go before the measurement, such as a colour conversion for a reference.
-    public static func meanSaturation(of path: String, filters: String? = nil) throws -> Double {
+    public static func meanSaturation(of path: String, filters: String? = nil) async throws -> Double {
         let chain = [filters, "scale=640:-2", "signalstats", "metadata=print:key=lavfi.signalstats.SATAVG:file=-"]
             .compactMap { $0 }.joined(separator: ",")
-        let values = try ExternalTool.require("ffmpeg", ["-v", "error", "-i", path, "-vf", chain, "-f", "null", "-"])
+        let values = try await ExternalTool.require("ffmpeg", ["-v", "error", "-i", path, "-vf", chain, "-f", "null", "-"])
             .standardOutput.split(separator: "\n").compactMap { line -> Double? in
                 guard line.hasPrefix("lavfi.signalstats.SATAVG=") else { return nil }
                 return Double(line.dropFirst("lavfi.signalstats.SATAVG=".count))
@@ -50,8 +50,8 @@ public enum PictureMeasurements {
     /// Line-to-line combing over the first `frames` frames at `width`×`height` in gray: the mean distance of
     /// each pixel from the average of the lines above and below. Woven fields of a moving picture score high;
     /// a deinterlaced picture scores like progressive video.
-    public static func combing(of input: [String], width: Int, height: Int, frames: Int = 10) throws -> Double {
-        let pixels = try rawFrames(input, filters: "scale=\(width):\(height):interl=0:flags=neighbor", format: "gray",
+    public static func combing(of input: [String], width: Int, height: Int, frames: Int = 10) async throws -> Double {
+        let pixels = try await rawFrames(input, filters: "scale=\(width):\(height):interl=0:flags=neighbor", format: "gray",
                                    frames: frames)
         let frameSize = width * height
         var total = 0
@@ -71,10 +71,10 @@ public enum PictureMeasurements {
     }
 
     /// The first `frames` frames of an input as raw pixels in `format`, decoded by ffmpeg after `filters`.
-    public static func rawFrames(_ input: [String], filters: String, format: String, frames: Int = 1) throws -> [UInt8] {
+    public static func rawFrames(_ input: [String], filters: String, format: String, frames: Int = 1) async throws -> [UInt8] {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("frames.raw").path
-        try ExternalTool.require("ffmpeg", ["-v", "error"] + input + [
+        try await ExternalTool.require("ffmpeg", ["-v", "error"] + input + [
             "-vf", filters, "-frames:v", "\(frames)", "-f", "rawvideo", "-pix_fmt", format, path,
         ])
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -87,8 +87,8 @@ public enum PictureMeasurements {
 
     /// The codec, width and height of a picture file's first video stream, from ffprobe, such as
     /// `("mjpeg", 320, 180)`.
-    public static func picture(_ path: String) throws -> (codec: String, width: Int, height: Int) {
-        let output = try ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+    public static func picture(_ path: String) async throws -> (codec: String, width: Int, height: Int) {
+        let output = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                           "stream=codec_name,width,height", "-of", "csv=p=0", path])
         let fields = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
         guard fields.count == 3, let width = Int(fields[1]), let height = Int(fields[2]) else { return ("", 0, 0) }

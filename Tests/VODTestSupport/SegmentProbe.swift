@@ -12,8 +12,8 @@ public struct SegmentProbe: Sendable {
     public var height: Int?
 
     /// Probes the segment at `path` with ffprobe.
-    public init(path: String) throws {
-        let packets = try ExternalTool.require("ffprobe", [
+    public init(path: String) async throws {
+        let packets = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-show_entries", "packet=codec_type,pts_time,duration_time,flags", "-of", "csv=p=0", path,
         ]).standardOutput.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let video = packets.filter { $0.first == "video" }
@@ -23,7 +23,7 @@ public struct SegmentProbe: Sendable {
         firstVideoPTS = Double(first[1]) ?? .nan
         videoEnd = video.map { (Double($0[1]) ?? 0) + (Double($0[2]) ?? 0) }.max() ?? 0
         audioEnd = audio.isEmpty ? nil : audio.map { (Double($0[1]) ?? 0) + (Double($0[2]) ?? 0) }.max()
-        let streams = try IndependentPlayers.streams(at: path).first { $0.codec_type == "video" }
+        let streams = try await IndependentPlayers.streams(at: path).first { $0.codec_type == "video" }
         profile = streams?.profile
         level = streams?.level
         width = streams?.width

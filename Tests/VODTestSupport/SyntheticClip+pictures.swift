@@ -44,12 +44,12 @@ extension SyntheticClip {
 
     /// VP9 in IVF whose every frame is zeroed after its 12-byte IVF frame header: the container is sound, but
     /// no picture decodes ("Invalid frame marker"). Returns its path.
-    public static func undecodable(in directory: URL) throws -> String {
+    public static func undecodable(in directory: URL) async throws -> String {
         var clip = SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false)
         clip.container = "ivf"
         clip.videoCodec = ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"]
-        let path = try clip.make(in: directory, name: "undecodable")
-        let packets = try ExternalTool.require("ffprobe", [
+        let path = try await clip.make(in: directory, name: "undecodable")
+        let packets = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0", path,
         ]).standardOutput.split(separator: "\n").compactMap { line -> (start: Int, size: Int)? in
             // ffprobe prints a packet's size before its position, which is that of the IVF frame header.

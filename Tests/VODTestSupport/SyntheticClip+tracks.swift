@@ -19,7 +19,7 @@ extension SyntheticClip {
     /// carry several languages. Returns its path.
     public static func multiTrack(
         _ tracks: [ToneTrack], duration: Double = 8, size: String = "640x360", in directory: URL
-    ) throws -> String {
+    ) async throws -> String {
         let path = directory.appendingPathComponent("tracks.mkv").path
         var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=\(duration)"]
         for track in tracks {
@@ -31,7 +31,7 @@ extension SyntheticClip {
             arguments += track.metadata.flatMap { ["-metadata:s:a:\(index)", $0] }
             arguments += ["-disposition:a:\(index)", track.disposition]
         }
-        try ExternalTool.require("ffmpeg", arguments + [path])
+        try await ExternalTool.require("ffmpeg", arguments + [path])
         return path
     }
 }
@@ -59,7 +59,7 @@ public struct AudioOnlyClip: Sendable {
     }
 
     /// Encodes the fixture in `directory` with Debian's ffmpeg and returns its path.
-    public func make(in directory: URL) throws -> String {
+    public func make(in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent(fileName).path
         var arguments = ["-v", "error"]
         for track in tracks {
@@ -75,7 +75,7 @@ public struct AudioOnlyClip: Sendable {
             arguments += track.metadata.flatMap { ["-metadata:s:a:\(index)", $0] }
             arguments += ["-disposition:a:\(index)", track.disposition]
         }
-        try ExternalTool.require("ffmpeg", arguments + [path])
+        try await ExternalTool.require("ffmpeg", arguments + [path])
         return path
     }
 }

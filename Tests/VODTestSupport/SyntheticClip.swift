@@ -27,7 +27,7 @@ public struct SyntheticClip: Sendable {
     }
 
     /// Writes the clip into `directory` and returns its path.
-    public func make(in directory: URL, name: String = "clip") throws -> String {
+    public func make(in directory: URL, name: String = "clip") async throws -> String {
         let path = directory.appendingPathComponent("\(name).\(container)").path
         let source = videoSource.replacingOccurrences(of: "SIZE", with: "\(width)x\(height)")
             .replacingOccurrences(of: "RATE", with: frameRate).replacingOccurrences(of: "DURATION", with: "\(duration)")
@@ -38,12 +38,12 @@ public struct SyntheticClip: Sendable {
         arguments += videoCodec + ["-pix_fmt", pixelFormat]
         if hasAudio { arguments += ["-c:a", "aac", "-b:a", "96k"] }
         guard let rotationTag else {
-            try ExternalTool.require("ffmpeg", arguments + extraArguments + [path])
+            try await ExternalTool.require("ffmpeg", arguments + extraArguments + [path])
             return path
         }
         let unrotated = directory.appendingPathComponent("\(name)-unrotated.\(container)").path
-        try ExternalTool.require("ffmpeg", arguments + extraArguments + [unrotated])
-        try ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", unrotated, "-c", "copy",
+        try await ExternalTool.require("ffmpeg", arguments + extraArguments + [unrotated])
+        try await ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", unrotated, "-c", "copy",
                                             "-metadata:s:v:0", "rotate=\(rotationTag)", path])
         try FileManager.default.removeItem(atPath: unrotated)
         return path

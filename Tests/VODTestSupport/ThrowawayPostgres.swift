@@ -10,17 +10,22 @@ public final class ThrowawayPostgres: Sendable {
     let binaries: String
     /// The server's command-line options: port, socket folder, loopback only, no fsync.
     let serverOptions: String
-    private static let started = Mutex<Result<ThrowawayPostgres, ToolError>?>(nil)
+    private static let started = Mutex<Task<ThrowawayPostgres, any Error>?>(nil)
 
-    /// The server of this test process, started on first use.
-    public static func shared() throws -> ThrowawayPostgres {
-        try started.withLock { started in
-            if started == nil { started = Result { try ThrowawayPostgres() }.mapError { ToolError(description: "\($0)") } }
-            return try started!.get()
+    /// The server of this test process, started on first use; tests that ask meanwhile wait for that start.
+    public static func shared() async throws -> ThrowawayPostgres {
+        let start = started.withLock { started in
+            if started == nil {
+                started = Task {
+                    do { return try await ThrowawayPostgres() } catch { throw ToolError(description: "\(error)") }
+                }
+            }
+            return started!
         }
+        return try await start.value
     }
 
-    private init() throws {
+    private init() async throws {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.sorted().last else {
             throw ToolError(description: "no PostgreSQL server in /usr/lib/postgresql: run Scripts/setup --test")
@@ -31,9 +36,9 @@ public final class ThrowawayPostgres: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = try LoopbackPort.free()
         serverOptions = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        if getuid() == 0 { try ExternalTool.require("chown", ["-R", "postgres:postgres", folder]) }
-        try run("initdb", ["-D", dataDirectory, "-U", "vod", "--auth=trust", "-E", "UTF8", "--no-sync"])
-        try start()
+        if getuid() == 0 { try await ExternalTool.require("chown", ["-R", "postgres:postgres", folder]) }
+        try await run("initdb", ["-D", dataDirectory, "-U", "vod", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        try await start()
         let stop = shellCommand("pg_ctl -D \(dataDirectory) -m immediate stop")
         Self.stopAtExit.withLock { $0.append(stop + " >/dev/null 2>&1; rm -rf \(folder)") }
         atexit { ThrowawayPostgres.stopAtExit.withLock { $0.forEach { _ = system($0) } } }
@@ -42,20 +47,20 @@ public final class ThrowawayPostgres: Sendable {
     private var logPath: String { (dataDirectory as NSString).deletingLastPathComponent + "/server.log" }
 
     /// Starts the server and waits until it accepts connections; the error carries the end of its log.
-    private func start() throws {
+    private func start() async throws {
         do {
-            try daemon("pg_ctl -D \(dataDirectory) -l \(logPath) -w -t 60 -o '\(serverOptions)' start")
+            try await daemon("pg_ctl -D \(dataDirectory) -l \(logPath) -w -t 60 -o '\(serverOptions)' start")
         } catch {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             throw ToolError(description: "\(error); the server's log ends: \(log.split(separator: "\n").suffix(5).joined(separator: "\n"))")
         }
     }
 
-    /// Runs a `pg_ctl` command line through the shell with no pipe of ours open, since the server it starts
+    /// Runs a `pg_ctl` command line through the shell with its output discarded, since the server it starts
     /// outlives it and would keep a captured output open.
-    private func daemon(_ command: String) throws {
-        let status = system(shellCommand(command) + " </dev/null >/dev/null 2>&1")
-        guard status == 0 else { throw ToolError(description: "\(command) exited \(status)") }
+    private func daemon(_ command: String) async throws {
+        let output = try await ExternalTool.run("sh", ["-c", shellCommand(command) + " </dev/null >/dev/null 2>&1"], timeout: 120)
+        guard output.status == 0 else { throw ToolError(description: "\(command) exited \(output.status)") }
     }
 
     /// `command` (a tool of the server's `bin` folder and its arguments) as the user the server runs as.
@@ -66,25 +71,25 @@ public final class ThrowawayPostgres: Sendable {
     private static let stopAtExit = Mutex<[String]>([])
 
     /// A new empty database on the server, as a `postgres://` URL.
-    public func makeDatabase() throws -> String {
+    public func makeDatabase() async throws -> String {
         let name = "vod_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "vod", String(name)])
+        try await run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "vod", String(name)])
         return "postgres://vod@127.0.0.1:\(port)/\(name)"
     }
 
     /// Stops the server as a crash would, and starts it again on the same port and data.
-    public func restart(after pause: TimeInterval = 1) throws {
-        try daemon("pg_ctl -D \(dataDirectory) -m immediate stop")
-        Thread.sleep(forTimeInterval: pause)
-        try start()
+    public func restart(after pause: TimeInterval = 1) async throws {
+        try await daemon("pg_ctl -D \(dataDirectory) -m immediate stop")
+        try await Task.sleep(for: .seconds(pause))
+        try await start()
     }
 
-    private func run(_ tool: String, _ arguments: [String]) throws {
+    private func run(_ tool: String, _ arguments: [String]) async throws {
         let path = "\(binaries)/\(tool)"
         if getuid() == 0 {
-            try ExternalTool.require("runuser", ["-u", "postgres", "--", path] + arguments, timeout: 120)
+            try await ExternalTool.require("runuser", ["-u", "postgres", "--", path] + arguments, timeout: 120)
         } else {
-            try ExternalTool.require(path, arguments, timeout: 120)
+            try await ExternalTool.require(path, arguments, timeout: 120)
         }
     }
 }

@@ -9,7 +9,7 @@ public enum VODBinary {
 
     /// Runs `vod` with `arguments` and returns what it printed and its exit status.
     @discardableResult
-    public static func run(_ arguments: [String], timeout: TimeInterval = 300) throws -> ExternalTool.Output {
-        try ExternalTool.run(path, arguments, timeout: timeout)
+    public static func run(_ arguments: [String], timeout: TimeInterval = 300) async throws -> ExternalTool.Output {
+        try await ExternalTool.run(path, arguments, timeout: timeout)
     }
 }

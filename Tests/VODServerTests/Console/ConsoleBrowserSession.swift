@@ -20,8 +20,8 @@ enum ConsoleBrowserSession {
         defer { openServer.process.terminate() }
         let guardedServer = try server(guarded, ["--api-key-file", keyFile.path, "--player-script-url", playerScriptURL])
         defer { guardedServer.process.terminate() }
-        let clip = try SyntheticClip(width: 320, height: 180, duration: 4).make(in: open.directory.url)
-        let tracks = try SyntheticClip.multiTrack(
+        let clip = try await SyntheticClip(width: 320, height: 180, duration: 4).make(in: open.directory.url)
+        let tracks = try await SyntheticClip.multiTrack(
             [ToneTrack(frequency: 440, metadata: ["language=eng"], disposition: "default"),
              ToneTrack(frequency: 660, metadata: ["language=fra"])],
             duration: 4, size: "320x180", in: open.directory.url
@@ -31,9 +31,7 @@ enum ConsoleBrowserSession {
         let configuration = try JSONSerialization.data(withJSONObject: [
             "open_url": openServer.url, "key_url": guardedServer.url, "key": key, "clip": clip, "tracks": tracks,
         ])
-        let output = try await offPool {
-            try ExternalTool.require(OpenAPIFiles.python, [script, String(decoding: configuration, as: UTF8.self)], timeout: 240)
-        }
+        let output = try await ExternalTool.require(OpenAPIFiles.python, [script, String(decoding: configuration, as: UTF8.self)], timeout: 240)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return try decoder.decode(ConsoleReport.self, from: Data(output.standardOutput.utf8))

@@ -104,12 +104,10 @@ extension ConsoleTests {
             #expect(ContentSecurityPolicy.source(ofScript: unusable) == nil, "\(unusable)")
         }
         let test = try TestLibrary()
-        let refused = try await offPool {
-            try ExternalTool.run(VODBinary.path, [
-                "serve", "--port", "0", "--database", test.databasePath, "--media-dir", test.mediaDirectory,
-                "--output-dir", test.outputDirectory, "--player-script-url", "javascript:alert(1)",
-            ], timeout: 30)
-        }
+        let refused = try await ExternalTool.run(VODBinary.path, [
+            "serve", "--port", "0", "--database", test.databasePath, "--media-dir", test.mediaDirectory,
+            "--output-dir", test.outputDirectory, "--player-script-url", "javascript:alert(1)",
+        ], timeout: 30)
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("--player-script-url must be an http or https URL"), "\(refused.standardError)")
     }

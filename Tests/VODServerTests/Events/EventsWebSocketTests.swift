@@ -13,7 +13,7 @@ import VODTestSupport
         let server = try ServerProcess(library: test)
         defer { _ = server.process.isRunning ? kill(server.serverPID, SIGKILL) : 0 }
         try await server.waitUntilListening()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Socket", to: server.url)
         try await waitUntil("media \(id) is ready") { try await test.status(of: id) == .ready }
         let logged = try await test.catalog.events(after: 0, mediaID: nil, limit: 1000)
@@ -30,7 +30,7 @@ import VODTestSupport
             }
         }
         try await waitUntil("the socket has replayed the title's events", timeout: 30) { received.withLock { $0.count } == logged.count }
-        _ = try ExternalTool.require("curl", ["-sf", "-X", "DELETE", "\(server.url)/api/media/\(id)"])
+        _ = try await ExternalTool.require("curl", ["-sf", "-X", "DELETE", "\(server.url)/api/media/\(id)"])
         _ = try await client.value
         let messages = try received.withLock { $0 }.map { text in
             try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -16,7 +16,7 @@ import VODTestSupport
         try await Task.sleep(for: .seconds(3))
         #expect(everything.isOpen, "an event stream outlives the idle timeout")
 
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 4).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 4).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Events", to: server.url)
         try await everything.waitFor("media \(id) is ready") { $0.type == "media.ready" && $0.mediaID == id }
 
@@ -49,7 +49,7 @@ import VODTestSupport
         #expect(titleOnly.events.map(\.id) == mine.map(\.id))
         #expect(titleOnly.events.map(\.type) == mine.map(\.type))
 
-        _ = try ExternalTool.require("curl", ["-sf", "-X", "DELETE", "\(server.url)/api/media/\(id)"])
+        _ = try await ExternalTool.require("curl", ["-sf", "-X", "DELETE", "\(server.url)/api/media/\(id)"])
         try await everything.waitFor("the deletion") { $0.type == "media.deleted" && $0.mediaID == id }
         try await titleOnly.waitFor("the deletion on the title's stream") { $0.type == "media.deleted" }
         #expect(everything.events.last?.data["title"] as? String == "Events", "the deleted item as it was")
@@ -66,7 +66,7 @@ import VODTestSupport
             (["-H", "Last-Event-ID: soon", "\(server.url)/api/events"], "400"),
             (["\(server.url)/api/events?last_event_id=-3"], "400"),
         ] {
-            let output = try ExternalTool.require("curl", ["-s", "-w", "\n%{http_code}"] + arguments)
+            let output = try await ExternalTool.require("curl", ["-s", "-w", "\n%{http_code}"] + arguments)
             let lines = output.standardOutput.split(separator: "\n")
             #expect(lines.last.map(String.init) == status, "\(arguments)")
             let body = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]

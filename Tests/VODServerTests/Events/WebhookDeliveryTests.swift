@@ -12,9 +12,9 @@ import VODTestSupport
     @Test func everyEventReachesEveryReceiverSignedRetriedAndAcrossARestart() async throws {
         let test = try TestLibrary()
         let secret = "whsec-\(UUID().uuidString)"
-        let flaky = WebhookReceiver { $0 <= 2 ? .internalServerError : .ok }
-        let checking = WebhookReceiver()
-        let late = WebhookReceiver()
+        let flaky = try WebhookReceiver { $0 <= 2 ? .internalServerError : .ok }
+        let checking = try WebhookReceiver()
+        let late = try WebhookReceiver()
         try await flaky.start()
         try await checking.start()
         let arguments = [
@@ -23,7 +23,7 @@ import VODTestSupport
         ]
         var server = try ServerProcess(library: test, arguments: arguments)
         try await server.waitUntilListening()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Hooked", to: server.url)
         try await waitUntil("media \(id) is ready") { try await test.status(of: id) == .ready }
         let logged = try await test.catalog.events(after: 0, mediaID: id, limit: 1000)
@@ -61,13 +61,13 @@ import VODTestSupport
         let bodyFile = test.directory.url.appendingPathComponent("ready.json")
         try Data(ready.body).write(to: bodyFile)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Webhooks/verify.py").path
-        let verdicts = try [secret, secret + "x"].map { key in
-            try ExternalTool.require("python3", [script, try #require(ready.signature), bodyFile.path, key]).standardOutput
+        let verdicts = try await [secret, secret + "x"].asyncMap { key in
+            try await ExternalTool.require("python3", [script, try #require(ready.signature), bodyFile.path, key]).standardOutput
         }
         #expect(verdicts == ["True\n", "False\n"], "the Python receiver of docs/events-and-webhooks.md agrees")
         #expect((ready.json["data"] as? [String: Any])?["ready?"] as? Bool == true)
 
-        let listing = try ExternalTool.require("curl", ["-sf", "\(server.url)/api/webhooks/deliveries?limit=1000"])
+        let listing = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/webhooks/deliveries?limit=1000"])
         let deliveries = try #require(try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [[String: Any]])
         #expect(deliveries.count == 3 * eventIDs.count)
         #expect(deliveries.allSatisfy { $0["status"] as? String == "delivered" })
@@ -88,10 +88,10 @@ import VODTestSupport
         defer { _ = server.process.isRunning ? kill(server.serverPID, SIGKILL) : 0 }
         try await server.waitUntilListening()
         let url = "\(server.url)/api/webhooks/deliveries"
-        #expect(try ExternalTool.require("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url]).standardOutput == "401")
-        let listed = try ExternalTool.require("curl", ["-s", "-H", "X-API-Key: operator-key", "-w", " %{http_code}", url])
+        #expect(try await ExternalTool.require("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url]).standardOutput == "401")
+        let listed = try await ExternalTool.require("curl", ["-s", "-H", "X-API-Key: operator-key", "-w", " %{http_code}", url])
         #expect(listed.standardOutput == "[] 200")
-        let badLimit = try ExternalTool.require("curl", ["-s", "-H", "X-API-Key: operator-key", "-w", " %{http_code}", url + "?limit=0"])
+        let badLimit = try await ExternalTool.require("curl", ["-s", "-H", "X-API-Key: operator-key", "-w", " %{http_code}", url + "?limit=0"])
         #expect(badLimit.standardOutput.hasSuffix(" 400") && badLimit.standardOutput.contains("\"error\""))
     }
 }

@@ -21,8 +21,8 @@ final class WebhookReceiver: Sendable {
     private let server = Mutex<Task<Void, any Error>?>(nil)
     private let answer: @Sendable (Int) -> HTTPResponse.Status
 
-    init(port: Int = Int.random(in: 20_000...60_000), answer: @escaping @Sendable (Int) -> HTTPResponse.Status = { _ in .noContent }) {
-        self.port = port
+    init(answer: @escaping @Sendable (Int) -> HTTPResponse.Status = { _ in .noContent }) throws {
+        self.port = try LoopbackPort.free()
         self.answer = answer
     }
 
@@ -49,7 +49,7 @@ final class WebhookReceiver: Sendable {
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
         server.withLock { $0 = Task { try await app.runService(gracefulShutdownSignals: []) } }
         try await waitUntil("the receiver listens on \(port)", timeout: 10) {
-            (try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(self.port)/"]))?.status == 0
+            (try? await ExternalTool.run("curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(self.port)/"]))?.status == 0
         }
     }
 

@@ -14,7 +14,7 @@ import VODTestSupport
 
     @Test func randomKillsLoseNothingAndLeaveNothingBehind() async throws {
         let folders = try ServedFolders()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
         let delays = HostileCorpus.noise(count: Self.kills, seed: 20_250_401).map { 100 + 10 * Int($0) }
         var leftovers: [String] = []
         var interrupted: [Int64: Int] = [:]

@@ -24,7 +24,7 @@ import VODTestSupport
 
     @Test func anUploadOntoAFullDiskGets507AndLeavesNothing() async throws {
         try await withMountedFolder(\.media, options: "size=32k") { folders in
-            let clip = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
+            let clip = try await SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
             let server = try await folders.serve(["--workers", "0"])
             let answer = try await UploadAnswer.send(clip, to: server.url)
             #expect(answer.status == 507)
@@ -40,7 +40,7 @@ import VODTestSupport
     /// Uploads a clip to a server on `folders` and returns the reason its job failed, after checking the server
     /// carries on and the catalog is sound.
     private func failedReason(in folders: ServedFolders) async throws -> String {
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url)
         let server = try await folders.serve()
         let answer = try await UploadAnswer.send(clip, to: server.url)
         let id = try #require(answer.id, "\(answer)")
@@ -59,8 +59,15 @@ import VODTestSupport
         try #require(getuid() == 0, "disk fault tests mount tmpfs file systems and must run as root, as CI does")
         let folders = try ServedFolders()
         let path = folders[keyPath: folder]
-        try ExternalTool.require("mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
-        defer { _ = try? ExternalTool.run("umount", ["-l", path]) }
-        try await body(folders)
+        try await ExternalTool.require("mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
+        let failure: (any Error)?
+        do {
+            try await body(folders)
+            failure = nil
+        } catch {
+            failure = error
+        }
+        _ = try? await ExternalTool.run("umount", ["-l", path])
+        if let failure { throw failure }
     }
 }

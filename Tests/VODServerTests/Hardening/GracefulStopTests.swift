@@ -8,7 +8,7 @@ import VODTestSupport
 @Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct GracefulStopTests {
     @Test func sigtermRequeuesTheJobAndCutsASlowUploadWithinTheLimit() async throws {
         let folders = try ServedFolders()
-        let long = try SyntheticClip(width: 320, height: 240, duration: 40).make(in: folders.directory.url, name: "long")
+        let long = try await SyntheticClip(width: 320, height: 240, duration: 40).make(in: folders.directory.url, name: "long")
         // veryslow keeps the transcode running until SIGTERM however fast the machine is; superfast (the
         // folders' default) finished this clip before the signal on a quiet machine.
         let server = try await folders.serve(["--shutdown-timeout", "2", "--preset", "veryslow"])

@@ -14,7 +14,7 @@ import VODTestSupport
         let folders = try ServedFolders()
         let corpus = folders.directory.url.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
-        let files = try HostileCorpus.files.map { ($0, try $0.write(in: corpus)) }
+        let files = try await HostileCorpus.files.asyncMap { ($0, try await $0.write(in: corpus)) }
         let trace = folders.directory.url.appendingPathComponent("strace.log")
         let server = try await folders.serve(
             ["--job-timeout", "60"],
@@ -36,7 +36,7 @@ import VODTestSupport
         }
         for item in try await folders.items() where item.status == .ready {
             let stream = "\(server.url)/api/media/\(item.id)/stream"
-            let played = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"]) }
+            let played = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"])
             #expect(played.status == 0 && played.standardError.isEmpty, "\(stream) plays: \(played.standardError)")
         }
         let peak = peakMemory(of: server.serverPID)
@@ -61,7 +61,7 @@ import VODTestSupport
 
     @Test func aJobPastItsTimeLimitIsStoppedAndFailedWithTheReason() async throws {
         let folders = try ServedFolders()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 60).make(in: folders.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 60).make(in: folders.directory.url)
         // veryslow keeps the job running well past one second however fast the machine is.
         let server = try await folders.serve(["--job-timeout", "1", "--preset", "veryslow"])
         let answer = try await UploadAnswer.send(clip, to: server.url)

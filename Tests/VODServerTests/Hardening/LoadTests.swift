@@ -7,8 +7,8 @@ import VODTestSupport
 @Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct LoadTests {
     @Test func sustainedStreamLoadWhileTranscodingHasNoErrorsAndBoundedMemory() async throws {
         let folders = try ServedFolders()
-        let short = try SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url, name: "short")
-        let long = try SyntheticClip(width: 320, height: 240, duration: 150).make(in: folders.directory.url, name: "long")
+        let short = try await SyntheticClip(width: 320, height: 240, duration: 3).make(in: folders.directory.url, name: "short")
+        let long = try await SyntheticClip(width: 320, height: 240, duration: 150).make(in: folders.directory.url, name: "long")
         let server = try await folders.serve()
         let ready = try #require(try await UploadAnswer.send(short, to: server.url).id)
         try await waitUntil("the short clip is ready", timeout: 60) { try await folders.catalog.media(id: ready)?.status == .ready }
@@ -24,9 +24,8 @@ import VODTestSupport
             local n = 0
             request = function() n = n + 1; return wrk.format("GET", paths[n % #paths + 1]) end
             """.utf8).write(to: script)
-        let load = try await offPool {
-            try ExternalTool.require("wrk", ["-t", "2", "-c", "32", "-d", "5s", "-s", script.path, server.url])
-        }.standardOutput
+        let load = try await ExternalTool.require("wrk", ["-t", "2", "-c", "32", "-d", "5s", "-s", script.path, server.url])
+            .standardOutput
         let after = residentMemory(of: server.serverPID)
         #expect(try await folders.catalog.media(id: busy)?.status == .processing, "the load ran while the job did")
         #expect(!load.contains("Non-2xx"), "\(load)")
@@ -43,7 +42,7 @@ import VODTestSupport
     @Test func eightConcurrentUploadsAllLandIntact() async throws {
         let folders = try ServedFolders()
         let clip = try Data(contentsOf: URL(fileURLWithPath:
-            try SyntheticClip(width: 320, height: 240, duration: 1).with(container: "ts").make(in: folders.directory.url)))
+            try await SyntheticClip(width: 320, height: 240, duration: 1).with(container: "ts").make(in: folders.directory.url)))
         let files = try (0..<8).map { index in
             // Null TS packets after the clip, each upload's with its own payload and length.
             let packet = Data([0x47, 0x1F, 0xFF, 0x10]) + Data(repeating: UInt8(index), count: 184)
@@ -59,13 +58,13 @@ import VODTestSupport
         for file in files {
             let id = try #require(answers[file]?.id, "\(file): \(String(describing: answers[file]))")
             let stored = try #require(try await folders.catalog.media(id: id)?.sourcePath)
-            #expect(try sha256(stored) == sha256(file), "\(file) was stored intact")
+            #expect(try await sha256(stored) == sha256(file), "\(file) was stored intact")
         }
         #expect(try await folders.items().count == 8)
         #expect(try await server.stop(SIGTERM) == 0)
     }
 
-    private func sha256(_ path: String) throws -> String {
-        String(try ExternalTool.require("sha256sum", [path]).standardOutput.prefix(64))
+    private func sha256(_ path: String) async throws -> String {
+        String(try await ExternalTool.require("sha256sum", [path]).standardOutput.prefix(64))
     }
 }

@@ -36,8 +36,8 @@ import VODTestSupport
         #expect(try await library.removeOrphans(changedBefore: start).isEmpty, "a second sweep finds nothing")
     }
 
-    private func clipBytes(in test: TestLibrary) throws -> Data {
-        let clip = try SyntheticClip(width: 160, height: 120, duration: 1).with(container: "ts").make(in: test.directory.url)
+    private func clipBytes(in test: TestLibrary) async throws -> Data {
+        let clip = try await SyntheticClip(width: 160, height: 120, duration: 1).with(container: "ts").make(in: test.directory.url)
         return try Data(contentsOf: URL(fileURLWithPath: clip))
     }
 

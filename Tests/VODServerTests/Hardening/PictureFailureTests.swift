@@ -8,7 +8,7 @@ import VODTestSupport
 @Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct PictureFailureTests {
     @Test func undecodableVideoFailsOnceWithTheDecodersReason() async throws {
         let folders = try ServedFolders()
-        let clip = try SyntheticClip.undecodable(in: folders.directory.url)
+        let clip = try await SyntheticClip.undecodable(in: folders.directory.url)
         let server = try await folders.serve()
         let answer = try await UploadAnswer.send(clip, to: server.url)
         let id = try #require(answer.id, "\(answer)")

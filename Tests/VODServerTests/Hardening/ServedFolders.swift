@@ -57,9 +57,7 @@ struct UploadAnswer: Sendable {
     /// Uploads `file` with curl's multipart form; `rate` limits curl's sending speed, such as `200k`.
     static func send(_ file: String, to server: String, rate: String? = nil) async throws -> UploadAnswer {
         let limit = rate.map { ["--limit-rate", $0] } ?? []
-        let output = try await offPool {
-            try ExternalTool.run("curl", ["-s", "-w", "\n%{http_code}", "-F", "file=@\(file)"] + limit + ["\(server)/api/media"])
-        }
+        let output = try await ExternalTool.run("curl", ["-s", "-w", "\n%{http_code}", "-F", "file=@\(file)"] + limit + ["\(server)/api/media"])
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
         let body = lines.dropLast().joined(separator: "\n")
         let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
@@ -72,6 +70,6 @@ struct UploadAnswer: Sendable {
 extension ServerProcess {
     /// Whether `/health` answers OK now.
     func isHealthy() async throws -> Bool {
-        try await offPool { try ExternalTool.run("curl", ["-sf", "-m", "5", "\(self.url)/health"]).standardOutput == "OK" }
+        try await ExternalTool.run("curl", ["-sf", "-m", "5", "\(self.url)/health"]).standardOutput == "OK"
     }
 }

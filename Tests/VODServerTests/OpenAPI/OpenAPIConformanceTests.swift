@@ -11,7 +11,7 @@ import VODTestSupport
         let server = try ServerProcess(library: test)
         defer { server.process.terminate() }
         try await server.waitUntilListening()
-        let clip = try SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
         let item = try await test.uploadUntilTranscoded(clip, title: "Fuzzed", to: server.url)
         #expect(item.status == .ready)
 
@@ -20,7 +20,7 @@ import VODTestSupport
             OpenAPIFiles.python, "-m", "schemathesis.cli", "--config-file", Self.config.appendingPathComponent("schemathesis.toml").path,
             "run", "\(server.url)/api/openapi.json", "--checks", "all",
         ]
-        let output = try await offPool { try ExternalTool.run("env", arguments, timeout: 240) }
+        let output = try await ExternalTool.run("env", arguments, timeout: 240)
         #expect(output.status == 0, "\(output.standardOutput.suffix(12_000))\(output.standardError.suffix(2000))")
         // "Test cases: N generated, N passed", over every operation but the three streams.
         let summary = output.standardOutput.firstMatch(of: /(\d+) generated, (\d+) passed/)

@@ -11,8 +11,8 @@ import VODTestSupport
     /// Operations served outside the router: the WebSocket upgrade of `EventsWebSocket`.
     static let servedOutsideRouter: Set<String> = ["GET \(EventsWebSocket.path)"]
 
-    @Test(.tags(.processes), .needsExternalTools) func theDocumentIsValidOpenAPI31() throws {
-        let output = try ExternalTool.run(OpenAPIFiles.python, ["-m", "openapi_spec_validator", OpenAPIFiles.document.path])
+    @Test(.tags(.processes), .needsExternalTools) func theDocumentIsValidOpenAPI31() async throws {
+        let output = try await ExternalTool.run(OpenAPIFiles.python, ["-m", "openapi_spec_validator", OpenAPIFiles.document.path])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.hasSuffix("OK\n"), "\(output.standardOutput)")
         #expect(try OpenAPIFiles.parsed()["openapi"] as? String == "3.1.0")

@@ -20,7 +20,7 @@ struct Cluster {
 
     init() async throws {
         directory = try TemporaryDirectory()
-        database = try ThrowawayPostgres.shared().makeDatabase()
+        database = try await ThrowawayPostgres.shared().makeDatabase()
         catalog = try await PostgresCatalog.connect(url: database, logger: Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         for folder in [media, output] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

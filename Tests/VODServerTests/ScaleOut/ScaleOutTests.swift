@@ -8,11 +8,11 @@ import VODTestSupport
 /// done twice, nothing is stuck, whatever one process does.
 @Suite(.serialized, .tags(.ffmpeg, .postgres, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ScaleOutTests {
     /// Short clips that differ, so their originals' checksums do.
-    static func clips(_ count: Int, in directory: URL, duration: Double = 1) throws -> [String] {
-        try (0..<count).map { index in
+    static func clips(_ count: Int, in directory: URL, duration: Double = 1) async throws -> [String] {
+        try await (0..<count).asyncMap { index in
             let folder = directory.appendingPathComponent("clip\(index)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try SyntheticClip(width: 320, height: 240, duration: duration + Double(index) * 0.1).make(in: folder)
+            return try await SyntheticClip(width: 320, height: 240, duration: duration + Double(index) * 0.1).make(in: folder)
         }
     }
 
@@ -21,7 +21,7 @@ import VODTestSupport
         defer { cluster.close() }
         let api = try await cluster.apiNode()
         let workers = try (0..<3).map { _ in try cluster.worker() }
-        for clip in try Self.clips(12, in: cluster.directory.url) {
+        for clip in try await Self.clips(12, in: cluster.directory.url) {
             #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
         }
         try await waitUntil("12 items are ready", timeout: 180) {
@@ -39,7 +39,7 @@ import VODTestSupport
         }
         let done = try await cluster.catalog.workers().map(\.jobsDone)
         #expect(done.count == 3 && done.allSatisfy { $0 > 0 }, "the work spread over every worker: \(done)")
-        let listed = try await offPool { try ExternalTool.require("curl", ["-sf", "\(api.url)/api/workers"]).standardOutput }
+        let listed = try await ExternalTool.require("curl", ["-sf", "\(api.url)/api/workers"]).standardOutput
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
         #expect(Set(entries.compactMap { $0["pid"] as? Int }) == Set(workers.map { Int($0.pid) }))
         #expect(entries.allSatisfy { $0["host"] is String && $0["last_heartbeat"] is String && $0["current_job"] is NSNull })
@@ -56,24 +56,24 @@ import VODTestSupport
         let port = try LoopbackPort.free()
         let worker = try cluster.worker(arguments: ["--metrics-port", "\(port)"])
         let metricsURL = "http://127.0.0.1:\(port)"
-        for clip in try Self.clips(2, in: cluster.directory.url) {
+        for clip in try await Self.clips(2, in: cluster.directory.url) {
             #expect(try await UploadAnswer.send(clip, to: api.url).status == 201)
         }
         try await waitUntil("both items are ready", timeout: 60) {
             try await cluster.items().filter { $0.status == .ready }.count == 2
         }
-        let scraped = try await offPool { try ExternalTool.require("curl", ["-sf", "\(metricsURL)/metrics"]).standardOutput }
+        let scraped = try await ExternalTool.require("curl", ["-sf", "\(metricsURL)/metrics"]).standardOutput
         let metrics = try Exposition(scraped)
         #expect(metrics["vod_transcode_jobs_started_total"] == 2 && metrics["vod_transcode_jobs_done_total"] == 2)
         #expect(metrics["vod_transcode_jobs_failed_total"] == 0)
         #expect(metrics["vod_transcode_speed_ratio_count"] == 2)
         #expect((metrics["vod_transcode_last_speed_ratio"] ?? 0) > 0, "the last job's speed")
         #expect(metrics[#"vod_queue_depth{status="ready"}"#] == 2, "read from the shared catalog")
-        let apiMetrics = try Exposition(try await offPool { try ExternalTool.require("curl", ["-sf", "\(api.url)/metrics"]).standardOutput })
+        let apiMetrics = try Exposition(try await ExternalTool.require("curl", ["-sf", "\(api.url)/metrics"]).standardOutput)
         #expect(apiMetrics["vod_transcode_jobs_done_total"] == 0, "the API node transcoded nothing")
-        let health = try await offPool { try ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/health"]).standardOutput }
+        let health = try await ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/health"]).standardOutput
         #expect(health == "OK 200")
-        let other = try await offPool { try ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/api/media"]).standardOutput }
+        let other = try await ExternalTool.run("curl", ["-s", "-w", " %{http_code}", "\(metricsURL)/api/media"]).standardOutput
         #expect(other == #"{"error":"Not found"} 404"#, "a worker serves no API")
         #expect(try await worker.stop(SIGTERM) == 0)
         #expect(try await api.stop(SIGTERM) == 0)
@@ -84,7 +84,7 @@ import VODTestSupport
         defer { cluster.close() }
         let api = try await cluster.apiNode()
         let first = try cluster.worker(arguments: ["--preset", "medium"])
-        let clip = try Self.clips(1, in: cluster.directory.url, duration: 20)[0]
+        let clip = try await Self.clips(1, in: cluster.directory.url, duration: 20)[0]
         let id = try #require(try await UploadAnswer.send(clip, to: api.url).id)
         try await waitUntil("the first worker has published its first segments", timeout: 60) {
             try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.isPlayable } ?? false
@@ -93,7 +93,7 @@ import VODTestSupport
         // What the killed worker had published stays playable until its lease is taken back (a player would wait
         // for the playlist to grow, so only its first segment is decoded here).
         let segment = "\(api.url)/api/media/\(id)/stream/240p/segment_000.ts"
-        let played = try await offPool { try ExternalTool.run("ffmpeg", ["-v", "error", "-i", segment, "-f", "null", "-"]) }
+        let played = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", segment, "-f", "null", "-"])
         #expect(played.status == 0 && played.standardError == "", "the published part of the killed attempt plays")
         let second = try cluster.worker()
         try await waitUntil("the second worker took the job over", timeout: 60) {
@@ -102,7 +102,7 @@ import VODTestSupport
         // The taken-over attempt's folder is no longer served: the stream is refused until the new attempt has
         // published, then served from the new attempt's folder.
         let before = try #require(try await cluster.catalog.media(id: id))
-        let served = try await offPool { try ExternalTool.run("curl", ["-s", "\(api.url)/api/media/\(id)/stream/240p/index.m3u8"]) }
+        let served = try await ExternalTool.run("curl", ["-s", "\(api.url)/api/media/\(id)/stream/240p/index.m3u8"])
         let after = try #require(try await cluster.catalog.media(id: id))
         if served.standardOutput.hasPrefix("#EXTM3U") {
             #expect(after.isPlayable && after.hlsPath == "\(cluster.output)/\(id)-2", "served from the new attempt's folder")
@@ -116,18 +116,18 @@ import VODTestSupport
         let item = try #require(try await cluster.catalog.media(id: id))
         #expect(item.attempts == 2 && item.leaseToken == 2 && item.hlsPath == "\(cluster.output)/\(id)-2")
         #expect(cluster.outputEntries() == ["\(id)-2"], "the killed worker's staging folder was swept")
-        let finished = try await offPool { try IndependentPlayers.decodeErrors(master: "\(api.url)/api/media/\(id)/stream", program: 0) }
+        let finished = try await IndependentPlayers.decodeErrors(master: "\(api.url)/api/media/\(id)/stream", program: 0)
         #expect(finished == "")
         #expect(try await second.stop(SIGTERM) == 0)
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
-    @Test func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
+    @Test(.tags(.realTime)) func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
         let api = try await cluster.apiNode()
         let stalled = try cluster.worker(lease: 2, arguments: ["--preset", "medium"])
-        let clip = try Self.clips(1, in: cluster.directory.url, duration: 40)[0]
+        let clip = try await Self.clips(1, in: cluster.directory.url, duration: 40)[0]
         let id = try #require(try await UploadAnswer.send(clip, to: api.url).id)
         try await waitUntil("the first worker is transcoding", timeout: 60) {
             try await cluster.catalog.media(id: id).map { $0.status == .processing && $0.progress > 0 } ?? false
@@ -150,25 +150,25 @@ import VODTestSupport
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
-    @Test func workersAndTheAPIReconnectWhenPostgreSQLRestarts() async throws {
+    @Test(.tags(.exclusive)) func workersAndTheAPIReconnectWhenPostgreSQLRestarts() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
         let api = try await cluster.apiNode()
         let workers = try (0..<2).map { _ in try cluster.worker() }
-        let clips = try Self.clips(4, in: cluster.directory.url, duration: 4)
+        let clips = try await Self.clips(4, in: cluster.directory.url, duration: 4)
         for clip in clips.prefix(2) { #expect(try await UploadAnswer.send(clip, to: api.url).status == 201) }
         try await waitUntil("a job runs", timeout: 60) { try await cluster.items().contains { $0.status == .processing } }
-        let restart = Task { try await offPool { try ThrowawayPostgres.shared().restart(after: 2) } }
+        let restart = Task { try await ThrowawayPostgres.shared().restart(after: 2) }
         var statuses: Set<String> = []
         for _ in 0..<300 where !statuses.contains("503") {
-            let answer = try await offPool { try ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(api.url)/api/media"]) }
+            let answer = try await ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(api.url)/api/media"])
             statuses.insert(answer.standardOutput)
             try await Task.sleep(for: .milliseconds(100))
         }
         try await restart.value
         #expect(statuses.isSubset(of: ["200", "503"]), "while PostgreSQL is down the API answers 503, never 500: \(statuses)")
         try await waitUntil("the API answers again", timeout: 60) {
-            try await offPool { try ExternalTool.run("curl", ["-sf", "\(api.url)/api/media"]).status == 0 }
+            try await ExternalTool.run("curl", ["-sf", "\(api.url)/api/media"]).status == 0
         }
         for clip in clips.suffix(2) { #expect(try await UploadAnswer.send(clip, to: api.url).status == 201) }
         try await waitUntil("every job is ready", timeout: 240) {
@@ -182,7 +182,7 @@ import VODTestSupport
         let cluster = try await Cluster()
         defer { cluster.close() }
         let nodes = [try await cluster.apiNode(), try await cluster.apiNode()]
-        let clips = try Self.clips(8, in: cluster.directory.url)
+        let clips = try await Self.clips(8, in: cluster.directory.url)
         let answers = try await withThrowingTaskGroup(of: UploadAnswer.self) { group in
             for (index, clip) in clips.enumerated() {
                 group.addTask { try await UploadAnswer.send(clip, to: nodes[index % 2].url) }
@@ -192,13 +192,13 @@ import VODTestSupport
         #expect(answers.map(\.status) == Array(repeating: 201, count: 8))
         let items = try await cluster.items()
         #expect(items.count == 8 && Set(items.map(\.sourcePath)).count == 8, "each upload landed once")
-        let uploaded = try Set(clips.map { try Self.sha256($0) })
-        let stored = try Set(items.map { try Self.sha256($0.sourcePath) })
+        let uploaded = try await Set(clips.asyncMap { try await Self.sha256($0) })
+        let stored = try await Set(items.asyncMap { try await Self.sha256($0.sourcePath) })
         #expect(stored == uploaded, "every stored original is byte for byte an uploaded file")
         for node in nodes { #expect(try await node.stop(SIGTERM) == 0) }
     }
 
-    static func sha256(_ path: String) throws -> String {
-        try ExternalTool.require("sha256sum", [path]).standardOutput.split(separator: " ").first.map(String.init) ?? ""
+    static func sha256(_ path: String) async throws -> String {
+        try await ExternalTool.require("sha256sum", [path]).standardOutput.split(separator: " ").first.map(String.init) ?? ""
     }
 }

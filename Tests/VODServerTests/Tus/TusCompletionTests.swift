@@ -19,7 +19,7 @@ import VODTestSupport
 
     @Test func aCompletedUploadBecomesTheSameItemAsAFormUpload() async throws {
         let test = try TestLibrary()
-        let clipPath = try SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)
+        let clipPath = try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: test.directory.url)
         let clip = Array(try Data(contentsOf: URL(fileURLWithPath: clipPath)))
         try await test.app().test(.router) { client in
             let (contentType, form) = UploadTests.multipart(
@@ -63,7 +63,7 @@ import VODTestSupport
 
     @Test func creationWithUploadCanCarryTheWholeFile() async throws {
         let test = try TestLibrary()
-        let clipPath = try SyntheticClip(width: 160, height: 120, duration: 1).make(in: test.directory.url)
+        let clipPath = try await SyntheticClip(width: 160, height: 120, duration: 1).make(in: test.directory.url)
         let clip = Array(try Data(contentsOf: URL(fileURLWithPath: clipPath)))
         try await test.app().test(.router) { client in
             let partial = try await client.tus(

@@ -38,21 +38,21 @@ import VODTestSupport
         let test = try TestLibrary()
         let bytes = (0..<600).map { UInt8($0 % 241) }
         try await test.app { $0.writeProtection = WriteProtection(secret: Self.secret) }.test(.live) { client in
-            func signed(_ method: String, _ target: String, _ body: [UInt8]) throws -> HTTPFields {
+            func signed(_ method: String, _ target: String, _ body: [UInt8]) async throws -> HTTPFields {
                 let now = Int64(Date().timeIntervalSince1970)
-                let signature = try Signer.sign(secret: Self.secret, method: method, target: target, body: body, timestamp: now)
+                let signature = try await Signer.sign(secret: Self.secret, method: method, target: target, body: body, timestamp: now)
                 return [.timestamp: "\(now)", .signature: signature]
             }
-            var creation = try signed("POST", "/api/uploads", [])
+            var creation = try await signed("POST", "/api/uploads", [])
             creation[.uploadLength] = "600"
             let created = try await client.tus("/api/uploads", .post, creation)
             #expect(created.status == .created)
             let path = try #require(created.headers[.location].flatMap(URL.init(string:))).path
 
-            var first = try signed("PATCH", path, Array(bytes[0..<300]))
+            var first = try await signed("PATCH", path, Array(bytes[0..<300]))
             first[.uploadOffset] = "0"
             #expect(try await client.tus(path, .patch, first, body: Array(bytes[0..<300])).status == .noContent)
-            var forged = try signed("PATCH", path, Array(bytes[300..<600]))
+            var forged = try await signed("PATCH", path, Array(bytes[300..<600]))
             forged[.uploadOffset] = "300"
             var tampered = Array(bytes[300..<600])
             tampered[100] ^= 1
@@ -60,7 +60,7 @@ import VODTestSupport
             #expect(refused.status == .unauthorized)
             #expect(refused.body.text == #"{"error":"Invalid X-Signature"}"#)
             #expect(try await client.tus(path, .head).headers[.uploadOffset] == "300", "the forged chunk was discarded")
-            var second = try signed("PATCH", path, Array(bytes[300..<450]))
+            var second = try await signed("PATCH", path, Array(bytes[300..<450]))
             second[.uploadOffset] = "300"
             let accepted = try await client.tus(path, .patch, second, body: Array(bytes[300..<450]))
             #expect(accepted.status == .noContent)

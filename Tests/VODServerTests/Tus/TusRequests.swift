@@ -32,7 +32,7 @@ extension TestClientProtocol {
     /// Sends `bytes` as the chunk at `offset`, with its SHA-1 when `checksum`.
     func patch(_ path: String, offset: Int, _ bytes: [UInt8], checksum: Bool = false) async throws -> TestResponse {
         var headers: HTTPFields = [.uploadOffset: "\(offset)"]
-        if checksum { headers[.uploadChecksum] = "sha1 \(try TusWire.sha1(bytes))" }
+        if checksum { headers[.uploadChecksum] = "sha1 \(try await TusWire.sha1(bytes))" }
         return try await tus(path, .patch, headers, body: bytes)
     }
 }
@@ -46,11 +46,11 @@ enum TusWire {
     }
 
     /// The base64 SHA-1 of `bytes`, by OpenSSL.
-    static func sha1(_ bytes: [UInt8]) throws -> String {
+    static func sha1(_ bytes: [UInt8]) async throws -> String {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("chunk")
         try Data(bytes).write(to: file)
-        _ = try ExternalTool.require("openssl", ["dgst", "-sha1", "-binary", "-out", "\(file.path).sha1", file.path])
+        _ = try await ExternalTool.require("openssl", ["dgst", "-sha1", "-binary", "-out", "\(file.path).sha1", file.path])
         return try Data(contentsOf: URL(fileURLWithPath: "\(file.path).sha1")).base64EncodedString()
     }
 }

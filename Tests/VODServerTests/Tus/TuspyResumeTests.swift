@@ -8,7 +8,7 @@ import VODTestSupport
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct TuspyResumeTests {
     @Test func tuspyResumesAfterCutConnectionsAndARestart() async throws {
         let test = try TestLibrary()
-        let clipPath = try SyntheticClip(width: 320, height: 240, duration: 6).make(in: test.directory.url)
+        let clipPath = try await SyntheticClip(width: 320, height: 240, duration: 6).make(in: test.directory.url)
         let clip = try Data(contentsOf: URL(fileURLWithPath: clipPath))
         var server = try ServerProcess(library: test, arguments: ["--workers", "0"])
         try await server.waitUntilListening()
@@ -45,7 +45,7 @@ import VODTestSupport
         #expect(item.title == "Resumed clip")
         #expect(item.sourceFileName == "clip.mp4")
         let stored = try Data(contentsOf: URL(fileURLWithPath: item.sourcePath))
-        #expect(try TusWire.sha1(Array(stored)) == TusWire.sha1(Array(clip)), "seed \(seed)")
+        #expect(try await TusWire.sha1(Array(stored)) == TusWire.sha1(Array(clip)), "seed \(seed)")
         #expect(stored.count == clip.count)
     }
 }
