@@ -55,8 +55,9 @@ func buildRouter(
     let router = Router(context: VODRequestContext.self)
     let publicURL = configuration.publicBaseURL
     router.add(middleware: MetricsMiddleware(metrics: metrics))
-    router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path]))
+    router.add(middleware: CORSHeadersMiddleware(routedPreflights: [TusController.path], writes: configuration.crossOriginWrites))
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: CrossOriginWriteMiddleware(policy: configuration.crossOriginWrites))
     let routeMethods = RouteMethods()
     router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
     router.add(middleware: LogRequestsMiddleware(.debug))

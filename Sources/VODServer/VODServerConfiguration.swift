@@ -24,6 +24,11 @@ public struct VODServerConfiguration: Sendable {
     public var pollInterval: Double
     /// Who may upload, change and delete media; open to anyone by default.
     public var writeProtection: WriteProtection
+    /// The origins of other sites whose pages may write (`--cors-origin`); none by default.
+    public var corsOrigins: [String]
+    /// Whether to listen on an address other machines reach while writes are open to anyone
+    /// (`--allow-open-writes`); refused by default (`exposureRefusal`).
+    public var allowOpenWrites: Bool
     /// A connection that sends nothing for this long, between requests or within one, is closed.
     public var idleTimeout: Duration
     /// Request bodies must average at least this many bytes per second once `idleTimeout` has passed; 0 turns
@@ -52,6 +57,27 @@ public struct VODServerConfiguration: Sendable {
     /// URL, or a path on this server (`isUsablePlayerScriptURL`); the console's Content-Security-Policy allows it.
     public var playerScriptURL: String?
 
+    /// Who may write from a web page: the listed origins, and the server's own.
+    var crossOriginWrites: CrossOriginWrites {
+        CrossOriginWrites(allowedOrigins: corsOrigins, publicURL: publicURL)
+    }
+
+    /// Why the server must not start as configured, or nil: writes open to anyone (no key, no secret) on an
+    /// address other machines can reach, unless `allowOpenWrites` says that is meant.
+    public var exposureRefusal: String? {
+        guard writeProtection.isOpen, !allowOpenWrites, !Self.isLoopback(host) else { return nil }
+        return "Refusing to listen on \(host) with writes open to anyone on the network: configure an API key "
+            + "(--api-key-file or VOD_API_KEY), listen on 127.0.0.1, or pass --allow-open-writes if that is what you want."
+    }
+
+    /// Whether `host` is reachable from this machine only: `localhost`, 127.0.0.0/8 or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
     /// `publicURL` without a trailing slash.
     var publicBaseURL: String? {
         publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
@@ -75,6 +101,8 @@ public struct VODServerConfiguration: Sendable {
         maxAttempts: Int = 3,
         pollInterval: Double = 0.5,
         writeProtection: WriteProtection = .open,
+        corsOrigins: [String] = [],
+        allowOpenWrites: Bool = false,
         idleTimeout: Duration = .seconds(30),
         minimumBodyRate: Int = 16 * 1024,
         maxHeaderSize: Int = 32 * 1024,
@@ -96,6 +124,8 @@ public struct VODServerConfiguration: Sendable {
         self.maxAttempts = maxAttempts
         self.pollInterval = pollInterval
         self.writeProtection = writeProtection
+        self.corsOrigins = corsOrigins
+        self.allowOpenWrites = allowOpenWrites
         self.idleTimeout = idleTimeout
         self.minimumBodyRate = minimumBodyRate
         self.maxHeaderSize = maxHeaderSize

@@ -9,6 +9,14 @@ struct SecurityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file whose first line is the HMAC-SHA256 secret writes are signed with (env VOD_API_SECRET_FILE; or the secret in VOD_API_SECRET).", valueName: "path"))
     var apiSecretFile: String?
 
+    @Option(help: ArgumentHelp(
+        "An origin (https://app.example.com) whose web pages may upload, change and delete; repeatable (env VOD_CORS_ORIGINS, separated by spaces or commas). Pages of other origins may only read.",
+        valueName: "origin"))
+    var corsOrigin: [String] = []
+
+    @Flag(help: "Listen on an address other than loopback although no API key is configured, so that anyone who reaches the port can write (env VOD_ALLOW_OPEN_WRITES=1).")
+    var allowOpenWrites = false
+
     @Option(help: ArgumentHelp("Seconds a connection may send nothing before it is closed (env VOD_IDLE_TIMEOUT; default 30).", valueName: "seconds"))
     var idleTimeout: Int?
 
@@ -18,6 +26,7 @@ struct SecurityOptions: ParsableArguments {
     func validate() throws {
         guard try resolvedIdleTimeout() > 0 else { throw ValidationError("--idle-timeout must be positive.") }
         _ = try resolvedMinimumUploadRate()
+        _ = try resolvedCORSOrigins()
     }
 
     /// The keys and secret from the files or the environment; open when none is configured.
@@ -26,6 +35,21 @@ struct SecurityOptions: ParsableArguments {
         if let key = environment("VOD_API_KEY") { keys.append(key) }
         let secret = try (apiSecretFile ?? environment("VOD_API_SECRET_FILE")).map(WriteProtection.secret(inFile:))
         return WriteProtection(keys: keys, secret: secret ?? environment("VOD_API_SECRET"))
+    }
+
+    /// The origins of `--cors-origin`, or of `VOD_CORS_ORIGINS`; each must be an http or https origin.
+    func resolvedCORSOrigins() throws -> [String] {
+        let origins = corsOrigin.isEmpty
+            ? (environment("VOD_CORS_ORIGINS") ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) : corsOrigin
+        for origin in origins where CrossOriginWrites.normalized(origin) == nil {
+            throw ValidationError("--cors-origin must be an http or https origin such as https://app.example.com, not '\(origin)'.")
+        }
+        return origins
+    }
+
+    /// `--allow-open-writes`, or `VOD_ALLOW_OPEN_WRITES` set to 1 or true.
+    var resolvedAllowOpenWrites: Bool {
+        allowOpenWrites || ["1", "true", "yes"].contains(environment("VOD_ALLOW_OPEN_WRITES")?.lowercased() ?? "")
     }
 
     func resolvedIdleTimeout() throws -> Int {

@@ -14,13 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
             VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
-            VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET, VOD_WEBHOOK_RETRY_DELAY and \
-            VOD_PLAYER_SCRIPT_URL. \
+            VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET, VOD_WEBHOOK_RETRY_DELAY, \
+            VOD_PLAYER_SCRIPT_URL, VOD_CORS_ORIGINS and VOD_ALLOW_OPEN_WRITES. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \
             need X-API-Key; with a secret in VOD_API_SECRET or --api-secret-file they must also be signed \
-            (see docs/security.md). With neither, anyone can write, and a warning is logged at start.
+            (see docs/security.md). With neither, anyone can write, and a warning is logged at start; then \
+            vod serve listens only on loopback addresses unless --allow-open-writes is given. Web pages of \
+            other origins may read, and may write only if their origin is listed with --cors-origin.
             """
     )
 
@@ -105,6 +107,8 @@ struct ServeCommand: AsyncParsableCommand {
             publicURL: publicURL ?? environment("VOD_PUBLIC_URL"),
             transcodeOptions: try encoding.transcodeOptions(),
             writeProtection: try security.writeProtection(),
+            corsOrigins: try security.resolvedCORSOrigins(),
+            allowOpenWrites: security.resolvedAllowOpenWrites,
             idleTimeout: .seconds(try security.resolvedIdleTimeout()),
             minimumBodyRate: try security.resolvedMinimumUploadRate(),
             jobTimeLimit: JobTimeLimit(fixed: try resolvedJobTimeout().map { .seconds($0) }),
@@ -116,6 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             webhooks: try webhooks.webhookPolicy(),
             playerScriptURL: resolvedPlayerScriptURL()
         )
+        if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }
         let library = try await storage.library(logger: logger)
         logger.info(
             "vod serve",

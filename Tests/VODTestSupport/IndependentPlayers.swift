@@ -44,19 +44,22 @@ public enum IndependentPlayers {
     /// plays with playbin3, which reads HLS with `hlsdemux2`, GStreamer's current demuxer (playbin's is the older
     /// `hlsdemux`, which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here);
     /// a `file://` playlist, which GStreamer 1.22's `hlsdemux2` cannot download, plays with playbin. A player that
-    /// does not end in time fails with the last lines of its demuxer's log.
+    /// does not end in time fails with the last lines of its demuxer's log, and one that fails has them after its
+    /// standard error: GStreamer's own message ("Couldn't download fragments") does not say which stream or why.
     public static func gstreamerPlay(uri: String) async throws -> ExternalTool.Output {
         let player = uri.hasPrefix("http") ? "playbin3" : "playbin"
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let environment = ["GST_DEBUG": "hlsdemux:4,hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
                            "GST_DEBUG_FILE": log.path]
+        let logTail = { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60).joined(separator: "\n") }
         do {
-            return try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
-                                        environment: environment, timeout: 120)
+            var output = try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+                                                    environment: environment, timeout: 120)
+            if output.status != 0 { output.standardError += "\nits log ends:\n\(logTail())" }
+            return output
         } catch let error as ToolError {
-            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60)
-            throw ToolError(description: "\(error.description); its log ends:\n\(lines.joined(separator: "\n"))")
+            throw ToolError(description: "\(error.description); its log ends:\n\(logTail())")
         }
     }
 }
