@@ -84,11 +84,11 @@ enum PlaylistWriter {
     }
 
     /// The master playlist of an audio-only title: one variant per audio group (AAC stereo, then AC-3 5.1), each
-    /// on its group's default rendition and declaring the group's largest. A title with one rendition lists it
-    /// as the only variant, with no `#EXT-X-MEDIA` line.
+    /// on its group's default rendition and declaring the group's largest. A title of one track lists its
+    /// encodings as the variants themselves, with no `#EXT-X-MEDIA` line.
     static func audioOnlyMaster(_ audio: [AlternateRendition], subtitles: [AlternateRendition], targetDuration: Int) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        let alternates = audio.count > 1
+        let alternates = audio.contains { rendition in audio.filter { $0.group == rendition.group }.count > 1 }
         lines += ((alternates ? audio : []) + subtitles).map(media)
         for variant in AudioOnlyVariant.variants(of: audio, targetDuration: targetDuration) {
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),CODECS=\"\(variant.codec)\""

@@ -84,10 +84,12 @@ final class SourceStage {
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
         let measured = isLastChunk ? plan.audio.map(\.stream) : []
         measuredAudio = measured.map(\.index)
-        // An audio-only title is AAC stereo only: its variants are the audio itself, and a player that switches
-        // by bandwidth from AAC to AC-3 in mid-stream stops if it cannot change decoders (GStreamer's hlsdemux).
+        // An audio-only title of one track gets its AC-3 5.1 as a variant of its own beside the AAC one; one of
+        // several tracks is AAC stereo only: GStreamer's hlsdemux stops when it switches by bandwidth between
+        // two groups of alternates whose variants are the audio itself.
+        let keepsSurround = picture != nil || plan.audio.count == 1
         audioTracks = !readsTracks ? [] : plan.audio.compactMap { track in
-            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: picture != nil)
+            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: keepsSurround)
         }
         audioEncodings = audioTracks.flatMap(\.encoders)
         subtitleTracks = !readsTracks ? [] : plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
