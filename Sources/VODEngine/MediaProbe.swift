@@ -45,9 +45,9 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var frameRateRational: String
     /// The pixel format, such as `yuv420p`.
     public var pixelFormat: String
-    /// The width shown to the viewer: rotation and sample aspect ratio applied.
+    /// The width shown to the viewer: rotation and sample aspect ratio applied, vertical blanking cut.
     public var displayWidth: Int
-    /// The height shown to the viewer: rotation and sample aspect ratio applied.
+    /// The height shown to the viewer: rotation and sample aspect ratio applied, vertical blanking cut.
     public var displayHeight: Int
     /// The codec profile, such as `High` or `Main 10`.
     public var profile: String?
