@@ -16,6 +16,9 @@ public struct MediaProbe: Sendable, Codable, Equatable {
     public var source: SourceSummary?
     /// Every video, audio and subtitle track, and whether it becomes a rendition or why it is left out.
     public var tracks: [TrackListing]?
+    /// The chapters the container marks (Matroska, MP4), in its order; empty when it has none, nil in probes
+    /// stored before chapters were read.
+    public var chapters: [Chapter]?
 }
 
 /// A stream of any type in a probed file.

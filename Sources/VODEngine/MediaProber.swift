@@ -38,6 +38,7 @@ public enum MediaProber {
         )
         probe.source = SourceSummary(probe)
         probe.tracks = TrackPlan(input: input, video: video).listings
+        probe.chapters = ChapterList.listed(input.chapters)
         return probe
     }
 
