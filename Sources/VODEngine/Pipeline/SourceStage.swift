@@ -41,6 +41,10 @@ final class SourceStage {
     /// The source time shown first: the first picture that decodes. Unknown until then.
     private var zero: Double?
     private let sourceFrameDuration: Double
+    /// The timestamp the next picture of a raw elementary stream gets, in the video's time base: such a stream
+    /// has no timestamps of its own (its demuxer guesses some for a few pictures at most), so every picture is
+    /// timed from the frame rate, from 0, in the order the decoder shows them. Nil for other inputs.
+    private var elementaryClock: Int64?
     private var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
 
@@ -79,6 +83,7 @@ final class SourceStage {
         }
         converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
         sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
+        elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
         let plan = TrackPlan(input: input, video: picture)
         let readsTracks = if case .chunk = window { false } else { true }
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
@@ -209,6 +214,10 @@ final class SourceStage {
     }
 
     private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {
+        if let clock = elementaryClock, let videoStream {
+            frame.setTimestamp(clock)
+            elementaryClock = clock + max(videoStream.timeBase.ticks(sourceFrameDuration), 1)
+        }
         guard frame.hasBestEffortTimestamp, let corrector else { return }
         try corrector.push(frame) { try self.show($0, outputs) }
     }
