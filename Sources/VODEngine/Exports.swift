@@ -5,3 +5,4 @@
 @_exported import struct VODModel.SourceSummary
 @_exported import struct VODModel.TrackListing
 @_exported import enum VODModel.DynamicRange
+@_exported import struct VODModel.Chapter

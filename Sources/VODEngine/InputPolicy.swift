@@ -15,6 +15,10 @@ public enum InputPolicy {
         "wav", "mp3", "aac", "flac", "w64", "aiff", "ac3", "eac3", "dts",
     ]
 
+    /// The demuxers of raw elementary streams (H.264, HEVC, MPEG-2 and MPEG-4 video with no container), whose
+    /// pictures carry no timestamps.
+    static let elementaryStreamFormats: Set = ["h264", "hevc", "mpegvideo", "m4v"]
+
     /// The longest side of a picture the engine decodes: 8K. FFmpeg accepts up to 16383, and a header that lies
     /// about its size would make every decoded frame hundreds of megabytes.
     public static let maximumSide = 8192

@@ -16,6 +16,9 @@ public struct MediaProbe: Sendable, Codable, Equatable {
     public var source: SourceSummary?
     /// Every video, audio and subtitle track, and whether it becomes a rendition or why it is left out.
     public var tracks: [TrackListing]?
+    /// The chapters the container marks (Matroska, MP4), in its order; empty when it has none, nil in probes
+    /// stored before chapters were read.
+    public var chapters: [Chapter]?
 }
 
 /// A stream of any type in a probed file.
@@ -45,9 +48,9 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var frameRateRational: String
     /// The pixel format, such as `yuv420p`.
     public var pixelFormat: String
-    /// The width shown to the viewer: rotation and sample aspect ratio applied.
+    /// The width shown to the viewer: rotation and sample aspect ratio applied, vertical blanking cut.
     public var displayWidth: Int
-    /// The height shown to the viewer: rotation and sample aspect ratio applied.
+    /// The height shown to the viewer: rotation and sample aspect ratio applied, vertical blanking cut.
     public var displayHeight: Int
     /// The codec profile, such as `High` or `Main 10`.
     public var profile: String?

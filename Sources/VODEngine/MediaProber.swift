@@ -38,6 +38,7 @@ public enum MediaProber {
         )
         probe.source = SourceSummary(probe)
         probe.tracks = TrackPlan(input: input, video: video).listings
+        probe.chapters = ChapterList.listed(input.chapters)
         return probe
     }
 
@@ -46,10 +47,12 @@ public enum MediaProber {
         var aspect = stream.sampleAspectRatio
         if !aspect.isPositive { aspect = Rational(1, 1) }
         let rate = frameRate(of: stream)
-        var displayWidth = Int((Double(stream.width) * Double(aspect.numerator) / Double(aspect.denominator)).rounded())
-        var displayHeight = stream.height
-        if rotation == 90 || rotation == 270 { swap(&displayWidth, &displayHeight) }
         let picture = StreamPicture(stream: stream)
+        // The coded picture's display aspect ratio is that of the lines left once the blanking is cut.
+        let shown = Double(stream.height - picture.blankingLines) / Double(stream.height)
+        var displayWidth = Int((Double(stream.width) * Double(aspect.numerator) / Double(aspect.denominator) * shown).rounded())
+        var displayHeight = stream.height - picture.blankingLines
+        if rotation == 90 || rotation == 270 { swap(&displayWidth, &displayHeight) }
         return VideoStreamInfo(
             index: Int(stream.index),
             codec: stream.codecName,

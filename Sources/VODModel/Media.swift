@@ -51,6 +51,9 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
     public var posterURL: URL?
     /// The posters, the storyboard and the thumbnail endpoint, once ready with stills.
     public var thumbnails: Thumbnails?
+    /// The chapters of the uploaded file (Matroska, MP4); empty when it has none, nil for rows probed before
+    /// chapters were read.
+    public var chapters: [Chapter]?
 
     /// The keys of the media JSON, in the order the server writes them: the client contract's first.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -69,6 +72,7 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         case rungProgress = "rung_progress"
         case posterURL = "poster_url"
         case thumbnails
+        case chapters
     }
 
     /// Writes every key, absent values as JSON null, as the server does.
@@ -96,5 +100,6 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         try container.encode(rungProgress, forKey: .rungProgress)
         try container.encode(posterURL, forKey: .posterURL)
         try container.encode(thumbnails, forKey: .thumbnails)
+        try container.encode(chapters, forKey: .chapters)
     }
 }

@@ -52,6 +52,20 @@ struct TranscodeCommandTests {
         #expect((json["audio"] as? [String: Any])?["sampleRate"] as? Int == 44_100)
     }
 
+    @Test func probePrintsTheChapters() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip(width: 320, height: 240, duration: 2)
+        source.container = "mkv"
+        let clip = try await ChapterMarks([(0, 500, "Cold open"), (500, 2000, "")]).add(to: try await source.make(in: directory.url),
+                                                                                   name: "chaptered.mkv")
+        let run = try await VODBinary.run(["probe", clip])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let chapters = try #require(json["chapters"] as? [[String: Any]])
+        #expect(chapters.map { $0["start"] as? Double } == [0, 0.5] && chapters.map { $0["end"] as? Double } == [0.5, 2])
+        #expect(chapters.map { $0["title"] as? String } == ["Cold open", nil] && chapters[1]["title"] is NSNull)
+    }
+
     @Test func probeSaysWhatCameInForAnHDRPhoneClip() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", duration: 1).make(in: directory.url)

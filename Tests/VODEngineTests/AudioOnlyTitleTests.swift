@@ -25,18 +25,42 @@ struct AudioOnlyTitleTests {
         #expect(abs(try await AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15)
     }
 
-    /// A 5.1 soundtrack is AAC stereo only: players switch between an audio-only title's variants by bandwidth,
-    /// and a switch from AAC to AC-3 in mid-stream stops GStreamer's hlsdemux.
-    @Test func anAC3SurroundSoundtrackBecomesAStereoDownmix() async throws {
+    /// A 5.1 or 7.1 soundtrack (an AC-3 film track, a studio's 24-bit PCM master in WAV: the MXF muxer here
+    /// takes no audio-only file) gets the AC-3 5.1 rendition a video title gets, beside the AAC stereo downmix:
+    /// each encoding a variant of its own, with no `#EXT-X-MEDIA` line (GStreamer's hlsdemux stops between two
+    /// groups of alternates whose variants are the audio itself).
+    @Test(arguments: [("ac3", 6, "film.ac3"), ("pcm_s24le", 6, "master.wav"), ("pcm_s24le", 8, "master-7.1.wav")])
+    func surroundGetsAnAC3RenditionBesideTheStereoDownmix(codec: String, channels: Int, fileName: String) async throws {
         let directory = try TemporaryDirectory()
-        let clip = try await AudioOnlyClip(duration: 9.5, codec: "ac3", channels: 6, fileName: "film.ac3").make(in: directory.url)
+        let clip = try await AudioOnlyClip(duration: 3.5, codec: codec, channels: channels, fileName: fileName).make(in: directory.url)
+        #expect(try MediaProber.probe(path: clip).audio?.channels == channels)
         let result = try await transcodeAndPlay(clip, in: directory)
-        #expect(result.variants.map(\.codecs) == ["mp4a.40.2"])
-        #expect(abs(result.duration - 9.5) < 0.05, "\(result.duration)")
+        #expect(result.variants.map(\.codecs) == ["mp4a.40.2", "ac-3"])
+        #expect(abs(result.duration - 3.5) < 0.05, "\(result.duration)")
+        let master = try lines(of: result.masterPlaylist)
+        #expect(!master.contains { $0.hasPrefix("#EXT-X-MEDIA:") })
+        let variants = master.indices.filter { master[$0].hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.map { master[$0 + 1] } == ["audio_0/index.m3u8", "audio_1/index.m3u8"])
+        #expect(master[variants[1]].contains(#"CODECS="ac-3""#) && !master[variants[1]].contains("AUDIO="))
         let stereo = try await IndependentPlayers.streams(at: result.segment("audio_0"))
         #expect(stereo.map(\.codec_name) == ["aac"] && stereo[0].channels == 2)
+        let surround = try await IndependentPlayers.streams(at: result.segment("audio_1"))
+        #expect(surround.map(\.codec_name) == ["ac3"] && surround[0].channels == 6 && surround[0].sample_rate == "48000")
         let playlist = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("audio_0/index.m3u8").path
         #expect(abs(try await AudioRenditionTests.toneFrequency(of: playlist) - 440) < 15, "the downmix keeps the sound")
+    }
+
+    /// Several tracks stay AAC stereo alternates, a surround one downmixed: two groups of alternates whose
+    /// variants are the audio itself stop GStreamer's hlsdemux when it switches between them.
+    @Test func severalSurroundTracksAreStereoAlternates() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await AudioOnlyClip(tracks: [
+            ToneTrack(frequency: 440, metadata: ["language=eng"]), ToneTrack(frequency: 660, metadata: ["language=fre"]),
+        ], duration: 3, codec: "ac3", channels: 6, fileName: "tracks.mka").make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory)
+        #expect(result.variants.map(\.codecs) == ["mp4a.40.2"])
+        let media = try lines(of: result.masterPlaylist).filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") }
+        #expect(media.count == 2 && media.allSatisfy { $0.contains(#"CHANNELS="2""#) })
     }
 
     @Test func threeLanguagesPlayFromTheDefaultTrack() async throws {

@@ -27,7 +27,7 @@ import VODModel
                 "source":null,"tracks":null,"captions":[],"playable":true,\
                 "published_at":"\(try #require(item.publishedAt))",\
                 "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds))),\
-                "rung_progress":null,"poster_url":null,"thumbnails":null}
+                "rung_progress":null,"poster_url":null,"thumbnails":null,"chapters":null}
                 """
             #expect(response.body.text == expected)
             #expect(item.publishedAt == item.updatedAt, "published when it became ready, not before")

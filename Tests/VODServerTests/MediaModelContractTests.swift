@@ -30,6 +30,10 @@ import VODTestSupport
             let ready = try #require(decoded.first { $0.status == .ready })
             #expect(ready.variants?.count == 1 && ready.captions.count == 1 && ready.tracks?.isEmpty == false)
             #expect(ready.source != nil && ready.posterURL != nil && ready.thumbnails?.posters.count == 1)
+            for media in decoded {
+                let chapters = try #require(media.chapters, "every title lists its upload's chapters")
+                #expect(chapters.map(\.start) == [0, 0.4] && chapters.first?.end == 0.4 && chapters.map(\.title) == ["Opening", nil])
+            }
             let playable = try #require(decoded.first { $0.status == .processing })
             #expect(playable.isPlayable && playable.rungProgress?.map(\.rung) == ["180p"] && playable.rungProgress?.map(\.progress) == [0.4])
             #expect(decoded.first { $0.status == .failed }?.error == "Transcoding failed: no picture")
@@ -45,6 +49,9 @@ import VODTestSupport
         }
     }
 
+    /// The chapters of every title's clip, the second without a title.
+    static let chapters = ChapterMarks([(0, 400, "Opening"), (400, 1000, "")])
+
     /// The titles of the test: one pending, one processing and playable, one ready with variants, tracks,
     /// a caption and a poster, one failed; each ingested from a real clip, so each has its source and tracks.
     struct Titles {
@@ -54,7 +61,8 @@ import VODTestSupport
         let failed: MediaItem
 
         init(_ test: TestLibrary) async throws {
-            let clip = try await SyntheticClip(width: 320, height: 180, duration: 1).make(in: test.directory.url)
+            let plain = try await SyntheticClip(width: 320, height: 180, duration: 1).make(in: test.directory.url)
+            let clip = try await MediaModelContractTests.chapters.add(to: plain, name: "chaptered.mp4")
             func ingest(_ title: String) async throws -> JobLease {
                 _ = try await test.library.ingest(file: clip, originalName: "\(title).mp4", title: title, description: nil, mode: .copy)
                 return try #require(try await test.catalog.claimNextJob(worker: "test", lease: .seconds(60)))
@@ -105,6 +113,7 @@ import VODTestSupport
         expectKeys(object["source"], names(SourceSummary.CodingKeys.self))
         expectKeys(object["tracks"], names(TrackListing.CodingKeys.self))
         expectKeys(object["thumbnails"], names(Media.Thumbnails.CodingKeys.self))
+        expectKeys(object["chapters"], names(Chapter.CodingKeys.self))
         expectKeys((object["thumbnails"] as? [String: Any])?["posters"], names(Media.Thumbnails.Poster.CodingKeys.self))
         let media = try JSONDecoder().decode(Media.self, from: data)
         let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(media)) as? NSDictionary

@@ -1,4 +1,5 @@
 import Foundation
+import VODModel
 
 /// Every playlist of a title, written into its folder: one media playlist per rendition, an I-frame playlist
 /// per rung, and the master. Each file is replaced in one rename, so a player reading while a growing title is
@@ -10,6 +11,9 @@ struct PlaylistSet {
     var targetDuration: Int
     /// VOD playlists with `#EXT-X-ENDLIST`; otherwise EVENT playlists of a title still being transcoded.
     var complete: Bool
+    /// The title's chapters on its timeline, written as `ChapterList.file` and named in the master; the
+    /// final playlists carry them.
+    var chapters: [Chapter] = []
 
     /// Writes the media playlists first and the master last, so every playlist the master names exists.
     func write(to folder: URL) throws {
@@ -24,9 +28,13 @@ struct PlaylistSet {
             try Self.replace(folder.appendingPathComponent(rendition.playlist),
                              with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
         }
+        if !chapters.isEmpty {
+            try Self.replace(folder.appendingPathComponent(ChapterList.file), with: try ChapterList.json(chapters))
+        }
+        let named = !chapters.isEmpty
         let master = renditions.isEmpty
-            ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration)
-            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration)
+            ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
+            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
         try Self.replace(folder.appendingPathComponent(PlaylistWriter.masterPlaylist), with: master)
     }
 

@@ -61,10 +61,12 @@ enum PlaylistWriter {
 
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
     /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
+    /// With `chapters`, it names the title's `ChapterList`.
     static func master(
-        _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int
+        _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int,
+        chapters: Bool = false
     ) -> String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        var lines = masterHeader(chapters: chapters)
         lines += (audio + subtitles).map(media)
         // One set of variants per audio group (AAC stereo first, then AC-3 5.1), all on the same video playlists.
         let groups = audio.reduce(into: [String]()) { groups, rendition in
@@ -84,11 +86,13 @@ enum PlaylistWriter {
     }
 
     /// The master playlist of an audio-only title: one variant per audio group (AAC stereo, then AC-3 5.1), each
-    /// on its group's default rendition and declaring the group's largest. A title with one rendition lists it
-    /// as the only variant, with no `#EXT-X-MEDIA` line.
-    static func audioOnlyMaster(_ audio: [AlternateRendition], subtitles: [AlternateRendition], targetDuration: Int) -> String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        let alternates = audio.count > 1
+    /// on its group's default rendition and declaring the group's largest. A title of one track lists its
+    /// encodings as the variants themselves, with no `#EXT-X-MEDIA` line.
+    static func audioOnlyMaster(
+        _ audio: [AlternateRendition], subtitles: [AlternateRendition], targetDuration: Int, chapters: Bool = false
+    ) -> String {
+        var lines = masterHeader(chapters: chapters)
+        let alternates = audio.contains { rendition in audio.filter { $0.group == rendition.group }.count > 1 }
         lines += ((alternates ? audio : []) + subtitles).map(media)
         for variant in AudioOnlyVariant.variants(of: audio, targetDuration: targetDuration) {
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),CODECS=\"\(variant.codec)\""
@@ -96,6 +100,11 @@ enum PlaylistWriter {
             lines.append(variant.playlist)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The first lines of a master playlist, with the `#EXT-X-SESSION-DATA` of the title's chapters if it has any.
+    private static func masterHeader(chapters: Bool) -> [String] {
+        ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"] + (chapters ? [ChapterList.sessionData] : [])
     }
 
     /// The `#EXT-X-STREAM-INF` line of a variant, naming its audio group and the subtitles group.

@@ -1,10 +1,13 @@
 import Foundation
 import VODFFmpeg
 
-/// What the decode stage does to every picture before the rungs scale it: deinterlace, tone-map HDR to SDR,
-/// and convert colour to BT.709 limited range, as one libavfilter graph. Pictures that need none of it pass
-/// through untouched.
+/// What the decode stage does to every picture before the rungs scale it: cut vertical blanking, deinterlace,
+/// tone-map HDR to SDR, and convert colour to BT.709 limited range, as one libavfilter graph. Pictures that
+/// need none of it pass through untouched.
 struct PictureCorrection: Sendable {
+    /// Lines cut from the top of every picture (D-10's vertical blanking); an even number, so fields keep their
+    /// parity.
+    var blankingLines: Int
     /// Deinterlace with bwdif, one frame per frame; `all` also for frames not flagged interlaced.
     var deinterlace: (order: FieldOrder, all: Bool)?
     /// Tone-map from this HDR transfer (H.273 code point) to SDR.
@@ -18,6 +21,7 @@ struct PictureCorrection: Sendable {
 
     /// Plans the correction for a stream from its description and its first decoded picture.
     init(stream: StreamPicture, firstFrame: Frame) {
+        blankingLines = stream.blankingLines
         if let order = stream.fieldOrder {
             deinterlace = (order, true)
         } else if let order = firstFrame.fieldOrder {
@@ -32,6 +36,7 @@ struct PictureCorrection: Sendable {
     /// The libavfilter graph description, or nil when pictures need no correction.
     var filterDescription: String? {
         var filters: [String] = []
+        if blankingLines > 0 { filters.append("crop=w=iw:h=ih-\(blankingLines):x=0:y=\(blankingLines)") }
         if let deinterlace {
             let parity = deinterlace.order == .topFirst ? "tff" : "bff"
             filters.append("bwdif=mode=send_frame:parity=\(parity):deint=\(deinterlace.all ? "all" : "interlaced")")

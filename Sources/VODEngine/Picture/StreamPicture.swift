@@ -1,6 +1,6 @@
 import VODFFmpeg
 
-/// What a video stream says about its pictures: dynamic range, fields, colour and light level.
+/// What a video stream says about its pictures: dynamic range, fields, colour, light level and blanking.
 struct StreamPicture: Sendable {
     /// PQ, HLG or Dolby Vision; nil for SDR.
     let dynamicRange: DynamicRange?
@@ -12,8 +12,12 @@ struct StreamPicture: Sendable {
     let peakLuminance: Double
     /// The Dolby Vision profile and base-layer compatibility id, when the stream has a configuration record.
     let dolbyVision: (profile: Int32, compatibility: Int32)?
+    /// The lines of vertical blanking at the top of the coded picture, cut before anything else: the 32 of a
+    /// D-10 (IMX) picture, MPEG-2 coded 720×608 for 576 PAL lines; 0 for every other picture.
+    let blankingLines: Int
 
     init(stream: MediaStream) {
+        blankingLines = stream.codecName == "mpeg2video" && stream.width == 720 && stream.height == 608 ? 32 : 0
         dolbyVision = stream.dolbyVision
         let baseTransfer = dolbyVision.flatMap { Self.baseLayerTransfer(compatibility: $0.compatibility) }
         colour = SourceColour(stream: stream, transfer: baseTransfer)

@@ -41,6 +41,10 @@ final class SourceStage {
     /// The source time shown first: the first picture that decodes. Unknown until then.
     private var zero: Double?
     private let sourceFrameDuration: Double
+    /// The timestamp the next picture of a raw elementary stream gets, in the video's time base: such a stream
+    /// has no timestamps of its own (its demuxer guesses some for a few pictures at most), so every picture is
+    /// timed from the frame rate, from 0, in the order the decoder shows them. Nil for other inputs.
+    private var elementaryClock: Int64?
     private var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
 
@@ -79,15 +83,18 @@ final class SourceStage {
         }
         converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
         sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
+        elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
         let plan = TrackPlan(input: input, video: picture)
         let readsTracks = if case .chunk = window { false } else { true }
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
         let measured = isLastChunk ? plan.audio.map(\.stream) : []
         measuredAudio = measured.map(\.index)
-        // An audio-only title is AAC stereo only: its variants are the audio itself, and a player that switches
-        // by bandwidth from AAC to AC-3 in mid-stream stops if it cannot change decoders (GStreamer's hlsdemux).
+        // An audio-only title of one track gets its AC-3 5.1 as a variant of its own beside the AAC one; one of
+        // several tracks is AAC stereo only: GStreamer's hlsdemux stops when it switches by bandwidth between
+        // two groups of alternates whose variants are the audio itself.
+        let keepsSurround = picture != nil || plan.audio.count == 1
         audioTracks = !readsTracks ? [] : plan.audio.compactMap { track in
-            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: picture != nil)
+            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: keepsSurround)
         }
         audioEncodings = audioTracks.flatMap(\.encoders)
         subtitleTracks = !readsTracks ? [] : plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
@@ -207,6 +214,10 @@ final class SourceStage {
     }
 
     private func pushVideo(_ frame: Frame, _ outputs: Outputs) throws {
+        if let clock = elementaryClock, let videoStream {
+            frame.setTimestamp(clock)
+            elementaryClock = clock + max(videoStream.timeBase.ticks(sourceFrameDuration), 1)
+        }
         guard frame.hasBestEffortTimestamp, let corrector else { return }
         try corrector.push(frame) { try self.show($0, outputs) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VODFFmpeg
+import VODModel
 
 /// One run of the pipeline, on dedicated threads: this thread demuxes, decodes and encodes audio, and one
 /// thread per rung scales and encodes video and writes its segments. Bounded queues join them.
@@ -35,7 +36,9 @@ final class TranscodeJob: @unchecked Sendable {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
         let source = try SourceStage(input: file, options: options)
-        guard let video = MediaProber.describe(file).video else { return try runAudioOnly(source, duration: file.duration) }
+        guard let video = MediaProber.describe(file).video else {
+            return try runAudioOnly(source, duration: file.duration, chapters: file.chapters)
+        }
         let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
                                           displayHeight: video.displayHeight)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
@@ -51,7 +54,8 @@ final class TranscodeJob: @unchecked Sendable {
                                               muxedAudio: muxedAudio)
         let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
-        try writePlaylists(renditions, audio: audio, subtitles: subtitles)
+        try writePlaylists(renditions, audio: audio, subtitles: subtitles,
+                           chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration))
         return (duration, renditions, audio)
     }
 
@@ -124,7 +128,7 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// An audio-only title: every encoding of every track is a rendition of its own, cut on the same schedule as
     /// a video title's, and subtitles follow the first rendition's segments.
-    private func runAudioOnly(_ source: SourceStage, duration: Double?) throws
+    private func runAudioOnly(_ source: SourceStage, duration: Double?, chapters: [FileChapter]) throws
         -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
         let descriptions = describeAudio(of: source)
         let publisher = makePublisher(plan: [], audio: descriptions, duration: duration, frameRate: source.frameRate)
@@ -132,7 +136,8 @@ final class TranscodeJob: @unchecked Sendable {
         let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
         let audio = try finish(descriptions, writers: writers, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
-        try writePlaylists([], audio: audio, subtitles: subtitles)
+        try writePlaylists([], audio: audio, subtitles: subtitles,
+                           chapters: ChapterList.onTimeline(chapters, start: source.timelineStart, duration: duration))
         return (duration, [], audio)
     }
 
@@ -227,9 +232,12 @@ final class TranscodeJob: @unchecked Sendable {
         }
     }
 
-    func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition]) throws {
+    /// Writes the final playlists, with the title's `chapters` (on its timeline) beside the master.
+    func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition],
+                        chapters: [Chapter]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
-        try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true)
+        try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true,
+                        chapters: chapters)
             .write(to: staging)
     }
 }

@@ -18,17 +18,21 @@ public final class SplitTitle: @unchecked Sendable {
     private let job: TranscodeJob
     private let tracks: TrackPass
     private let frameRate: FrameRate
+    /// The source's chapters, and where the title's timeline starts in the source.
+    private let chapters: (marked: [FileChapter], timelineStart: Double)
     /// The manifests of the chunks done from the start, read once each.
     private let done = Mutex<[ChunkManifest]>([])
     /// How many segments are published, and the pace of their publication.
     private let published: Mutex<(segments: Int, pace: PublicationPace)>
 
-    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate, pace: PublicationPace) {
+    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate, pace: PublicationPace,
+                 chapters: (marked: [FileChapter], timelineStart: Double)) {
         self.chunks = chunks
         self.folder = folder
         self.job = job
         self.tracks = tracks
         self.frameRate = frameRate
+        self.chapters = chapters
         published = Mutex((0, pace))
     }
 
@@ -56,7 +60,8 @@ public final class SplitTitle: @unchecked Sendable {
         return SplitTitle(chunks: planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs),
                           folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
                           frameRate: source.frameRate,
-                          pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations))
+                          pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations),
+                          chapters: (file.chapters, timelineStart))
     }
 
     /// Encodes every audio track and reads the subtitles: blocking, for a thread of its own, beside the chunks.
@@ -99,7 +104,8 @@ public final class SplitTitle: @unchecked Sendable {
                                                   muxedAudio: nil)
         let duration = last.start + last.duration
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments)
-        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles)
+        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles, chapters: ChapterList.onTimeline(
+            chapters.marked, start: chapters.timelineStart, duration: duration))
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
         return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio)
     }

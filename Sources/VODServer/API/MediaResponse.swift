@@ -49,7 +49,8 @@ struct MediaResponse: ResponseGenerator {
     /// stream plays, also while the title is still processing), published_at (when it first could) and
     /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
     /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
-    /// until the title is ready with its pictures). `hls_path` is set only once ready, as before.
+    /// until the title is ready with its pictures), and chapters (the original's, from the probe at upload).
+    /// `hls_path` is set only once ready, as before.
     var json: String {
         typealias Key = Media.CodingKeys
         var object = OrderedJSONObject()
@@ -76,6 +77,7 @@ struct MediaResponse: ResponseGenerator {
         let stills = stored.stills.map { StillsJSON(manifest: $0, mediaURL: mediaURL) }
         object.add(Key.posterURL, stills?.posterURL)
         object.addRaw(Key.thumbnails, stills?.json ?? "null")
+        object.addRaw(Key.chapters, stored.chaptersJSON)
         return object.json
     }
 

@@ -15,6 +15,8 @@ final class StoredJSONCache: Sendable {
         var sourceJSON: String
         /// The track list, already encoded; `null` for rows probed before tracks were listed.
         var tracksJSON: String
+        /// The chapters, already encoded; `null` for rows probed before chapters were read.
+        var chaptersJSON: String
         var variants: [VariantSummary]?
         /// What the title's `stills/stills.json` says, once ready; nil before, and for titles without stills.
         var stills: StillsManifest?
@@ -38,7 +40,7 @@ final class StoredJSONCache: Sendable {
         let key = Key(id: item.id, updatedAt: item.updatedAt)
         if let cached = entries.withLock({ $0[key] }) { return cached }
         let summaries = Self.summaries(of: item)
-        let fields = Fields(sourceJSON: summaries.source, tracksJSON: summaries.tracks,
+        let fields = Fields(sourceJSON: summaries.source, tracksJSON: summaries.tracks, chaptersJSON: Self.chapters(of: item),
                             variants: Self.variants(item.variantsJSON),
                             stills: item.isReady ? item.hlsPath.flatMap { StillsManifest.read(titleFolder: URL(fileURLWithPath: $0, isDirectory: true)) } : nil)
         entries.withLock { entries in
@@ -62,6 +64,17 @@ final class StoredJSONCache: Sendable {
         let summary = probe.flatMap { try? JSONDecoder().decode(StoredSummary.self, from: $0) }
         let source = summary?.source ?? probe.flatMap { try? JSONDecoder().decode(MediaProbe.self, from: $0) }.flatMap(SourceSummary.init)
         return (source.map(MediaLibrary.storedJSON) ?? "null", summary?.tracks.map(MediaLibrary.storedJSON) ?? "null")
+    }
+
+    /// The probe's `chapters` alone.
+    private struct StoredChapters: Decodable {
+        var chapters: [Chapter]?
+    }
+
+    /// The encoded `chapters` of `item`'s probe; `null` when it has none stored.
+    private static func chapters(of item: MediaItem) -> String {
+        let chapters = item.probeJSON.flatMap { try? JSONDecoder().decode(StoredChapters.self, from: Data($0.utf8)) }?.chapters
+        return chapters.map(MediaLibrary.storedJSON) ?? "null"
     }
 
     /// The variants column, read as a flat array when it is one (as this service writes it), else decoded.

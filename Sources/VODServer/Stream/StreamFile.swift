@@ -40,6 +40,7 @@ struct StreamFile: Sendable {
         "aac": "audio/aac",
         "vtt": "text/vtt",
         "jpg": "image/jpeg",
+        "json": "application/json",
     ]
 
     /// A playlist held in memory, served gzip-compressed to clients that accept it.
