@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VODEngine
+@testable import VODServer
+import VODTestSupport
+
+/// Thumbnails on demand within limits (issue 27): snapped to keyframes and a few widths so that nearby
+/// requests share one render, bounded renders with 503 past their queue, and playlists served on time under a
+/// flood of them. Real transcodes through the queue, real HTTP on loopback.
+@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ThumbnailLimitsTests {
+    /// A live server with one worker, its renders watched by `watch`, changed by `change`.
+    static func app(_ test: TestLibrary, watch: RenderWatch, _ change: (inout VODServerConfiguration) -> Void = { _ in })
+        -> some ApplicationProtocol {
+        test.app { configuration in
+            configuration.workers = 1
+            configuration.pollInterval = 0.1
+            watch.watch(&configuration)
+            change(&configuration)
+        }
+    }
+
+    @Test func nearbyTimesAndWidthsShareOnePictureAndOneRender() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 7).make(in: test.directory.url)
+        let watch = RenderWatch()
+        try await Self.app(test, watch: watch).test(.live) { client in
+            let item = try await test.uploadUntilTranscoded(clip, title: "Snapped", to: "http://127.0.0.1:\(try #require(client.port))")
+            let path = "/api/media/\(item.id)/thumbnail.jpg"
+            // Keyframes every 2 s: 3.2 and 4.9 are both nearest 4; widths 100 and 150 both round up to 160.
+            let first = try await client.execute(uri: "\(path)?time=3.2&width=100", method: .get)
+            #expect(first.status == .ok && first.headers[.contentType] == "image/jpeg")
+            #expect(first.headers[.thumbnailTime] == "4" && first.headers[.thumbnailWidth] == "160")
+            #expect(try await StillsAPITests.size(of: first.body, in: test.directory) == [160, 120])
+            let second = try await client.execute(uri: "\(path)?time=4.9&width=150", method: .get)
+            #expect(second.status == .ok && second.body == first.body && second.headers[.eTag] == first.headers[.eTag])
+            #expect(second.headers[.thumbnailTime] == "4" && second.headers[.thumbnailWidth] == "160")
+            #expect(watch.count == 1, "one picture, one render")
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            #expect(String(buffer: metrics.body).contains("vod_thumbnail_renders_total 1\n"))
+
+            let next = try await client.execute(uri: "\(path)?time=5.1&width=100", method: .get)
+            #expect(next.status == .ok && next.headers[.thumbnailTime] == "6" && next.body != first.body)
+            let wide = try await client.execute(uri: "\(path)?time=3.2&width=1920", method: .get)
+            #expect(wide.headers[.thumbnailWidth] == "320", "never wider than the largest rendition")
+            #expect(try await StillsAPITests.size(of: wide.body, in: test.directory) == [320, 240])
+            #expect(watch.count == 3)
+        }
+    }
+
+    @Test func rendersPastTheBoundAndItsQueueAre503WithRetryAfterAndTheServerStaysUp() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 20, hasAudio: false).make(in: test.directory.url)
+        let watch = RenderWatch(pause: 0.3)
+        let app = Self.app(test, watch: watch) { $0.thumbnailLimits = ThumbnailLimits(renders: 2, waiting: 2) }
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let item = try await test.uploadUntilTranscoded(clip, title: "Bounded", to: "http://127.0.0.1:\(port)")
+            let path = "/api/media/\(item.id)/thumbnail.jpg"
+            let first = try await client.execute(uri: "\(path)?time=0&width=160", method: .get)
+            #expect(first.status == .ok, "the playlists read, and one picture")
+            // 19 other pictures: 10 keyframes at 2 s apart in 2 widths, all asked at once.
+            let paths = (0..<10).flatMap { key in [160, 320].map { "\(path)?time=\(2 * key)&width=\($0)" } }.dropFirst()
+            let answers = try await LoopbackClients.concurrently(Array(paths), port: port)
+            let refused = answers.filter { $0.status == 503 }
+            #expect(answers.allSatisfy { [200, 503].contains($0.status) }, "\(answers.map(\.status))")
+            #expect(answers.count(where: { $0.status == 200 }) >= 4, "2 rendering and 2 waiting are served")
+            #expect(refused.count >= 10, "\(answers.map(\.status))")
+            for answer in refused {
+                #expect(answer.retryAfter == "1")
+                #expect(answer.contentType == "application/json; charset=utf-8")
+                let json = try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: String]
+                #expect(json?["error"]?.contains("Too many thumbnails") == true, "\(answer.text)")
+            }
+            #expect(watch.peak == 2, "never more than 2 renders at once")
+            let again = try await client.execute(uri: try #require(refused.first?.path), method: .get)
+            #expect(again.status == .ok, "a refused picture renders once the burst is over")
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+}
