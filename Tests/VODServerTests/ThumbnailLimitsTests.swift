@@ -10,7 +10,7 @@ import VODTestSupport
 /// Thumbnails on demand within limits (issue 27): snapped to keyframes and a few widths so that nearby
 /// requests share one render, bounded renders with 503 past their queue, and playlists served on time under a
 /// flood of them. Real transcodes through the queue, real HTTP on loopback.
-@Suite(.serialized, .tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct ThumbnailLimitsTests {
+@Suite(.serialized, .tags(.ffmpeg, .processes, .realTime), .needsExternalTools, .timeLimit(.minutes(10))) struct ThumbnailLimitsTests {
     /// How many times its idle p99 latency a media playlist may take at p99 under the thumbnail flood.
     static let floodRatioBound = 40.0
 
@@ -36,6 +36,7 @@ import VODTestSupport
             let first = try await client.execute(uri: "\(path)?time=3.2&width=100", method: .get)
             #expect(first.status == .ok && first.headers[.contentType] == "image/jpeg")
             #expect(first.headers[.thumbnailTime] == "4" && first.headers[.thumbnailWidth] == "160")
+            #expect(first.headers[.accessControlExposeHeaders]?.contains("X-Thumbnail-Time, X-Thumbnail-Width") == true)
             #expect(try await StillsAPITests.size(of: first.body, in: test.directory) == [160, 120])
             let second = try await client.execute(uri: "\(path)?time=4.9&width=150", method: .get)
             #expect(second.status == .ok && second.body == first.body && second.headers[.eTag] == first.headers[.eTag])
