@@ -71,7 +71,9 @@ func buildRouter(
         writeProtection: configuration.writeProtection,
         publicURL: publicURL,
         storedJSON: storedJSON,
-        metrics: metrics
+        metrics: metrics,
+        thumbnailRenderer: ThumbnailRenderer(limits: configuration.thumbnailLimits),
+        renderThumbnail: configuration.renderThumbnail
     ).addRoutes(to: router.group("api/media"))
     EventsController(feed: feed, catalog: library.catalog, renderer: EventRenderer(storedJSON: storedJSON), publicURL: publicURL)
         .addRoutes(to: router.group("api"))

@@ -56,6 +56,8 @@ public struct VODServerConfiguration: Sendable {
     /// A copy of hls.js the web console loads where the browser has no HLS of its own: an absolute http or https
     /// URL, or a path on this server (`isUsablePlayerScriptURL`); the console's Content-Security-Policy allows it.
     public var playerScriptURL: String?
+    /// Thumbnails rendered at once and requests waiting for one (`GET /api/media/:id/thumbnail.jpg`).
+    public var thumbnailLimits: ThumbnailLimits
 
     /// Who may write from a web page: the listed origins, and the server's own.
     var crossOriginWrites: CrossOriginWrites {
@@ -87,6 +89,8 @@ public struct VODServerConfiguration: Sendable {
     var unsolicitedBaseURL: String {
         publicBaseURL ?? "http://\(["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host):\(port)"
     }
+    /// Renders one thumbnail on demand (`ThumbnailSource.render`); tests wrap it to count and time the renders.
+    var renderThumbnail: @Sendable (ThumbnailSource, Thumbnail.Snapped) throws -> Thumbnail.Rendered = { try $0.render($1) }
     /// Writes a finished title's poster and storyboard (`Stills.write`); tests replace it to make it fail.
     var writeStills: @Sendable (_ titleFolder: URL, _ keyframeInterval: Double, _ cancellation: CancellationFlag) throws
         -> StillsManifest? = { try Stills.write(titleFolder: $0, keyframeInterval: $1, cancellation: $2) }
@@ -113,7 +117,8 @@ public struct VODServerConfiguration: Sendable {
         split: SplitPolicy = SplitPolicy(),
         uploadExpiry: Duration = .seconds(24 * 3600),
         webhooks: WebhookPolicy = WebhookPolicy(),
-        playerScriptURL: String? = nil
+        playerScriptURL: String? = nil,
+        thumbnailLimits: ThumbnailLimits = ThumbnailLimits()
     ) {
         self.host = host
         self.port = port
@@ -137,5 +142,6 @@ public struct VODServerConfiguration: Sendable {
         self.uploadExpiry = uploadExpiry
         self.webhooks = webhooks
         self.playerScriptURL = playerScriptURL
+        self.thumbnailLimits = thumbnailLimits
     }
 }

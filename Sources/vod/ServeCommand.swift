@@ -71,6 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var playerScriptURL: String?
 
+    @Option(help: ArgumentHelp(
+        "Thumbnails rendered at once on demand, each on one thread; 4 more requests wait, the rest get 503 (env VOD_THUMBNAIL_RENDERS; default half the cores, at least 1).",
+        valueName: "count"))
+    var thumbnailRenders: Int?
+
     @OptionGroup var encoding: EncodingOptions
 
     @OptionGroup var queue: QueueOptions
@@ -118,7 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
             split: try queue.splitPolicy(),
             uploadExpiry: .seconds(try resolvedUploadExpiry()),
             webhooks: try webhooks.webhookPolicy(),
-            playerScriptURL: resolvedPlayerScriptURL()
+            playerScriptURL: resolvedPlayerScriptURL(),
+            thumbnailLimits: try resolvedThumbnailLimits()
         )
         if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }
         let library = try await storage.library(logger: logger)
@@ -134,6 +140,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func resolvedPort() throws -> Int {
         try port ?? environment("VOD_PORT").map { try Self.integer($0, "VOD_PORT") } ?? 3000
+    }
+
+    private func resolvedThumbnailLimits() throws -> ThumbnailLimits {
+        guard let renders = try thumbnailRenders ?? environment("VOD_THUMBNAIL_RENDERS").map({ try Self.integer($0, "VOD_THUMBNAIL_RENDERS") })
+        else { return ThumbnailLimits() }
+        guard renders > 0 else { throw ValidationError("--thumbnail-renders must be at least 1.") }
+        return ThumbnailLimits(renders: renders)
     }
 
     private func resolvedWorkers() throws -> Int {

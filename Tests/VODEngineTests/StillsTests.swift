@@ -100,24 +100,31 @@ import VODTestSupport
         return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : .nan
     }
 
-    @Test func thumbnailShowsThePictureAtTheTimeAskedAtTheWidthAsked() async throws {
+    @Test func thumbnailShowsTheNearestKeyframeAtTheNextWidth() async throws {
         let directory = try TemporaryDirectory()
         let (clip, title) = try await Self.transcodeFadingClip(width: 1280, height: 720, in: directory)
-        let rendered = try #require(try Thumbnail.render(titleFolder: title, time: 9.5, width: 320))
+        let source = try ThumbnailSource(titleFolder: title)
+        let snapped = try #require(source.snap(time: 9.5, width: 300))
+        #expect(abs(snapped.time - 10) < 0.001, "keyframes every 2 s: 10 is nearer than 8 (\(snapped.time))")
+        #expect(snapped.width == 320 && snapped.height == 180)
+        #expect(source.snap(time: 10.9, width: 161) == snapped, "the same keyframe and the same next width")
+        #expect(abs(try #require(source.snap(time: 8.9, width: 320)).time - 8) < 0.001, "8.9 is nearer 8 than 10")
+        let rendered = try source.render(snapped)
         #expect(rendered.width == 320 && rendered.height == 180)
         let file = directory.url.appendingPathComponent("thumb.jpg")
         try rendered.jpeg.write(to: file)
         #expect(try await Self.size(of: file.path) == [320, 180])
         let thumbnail = try await PictureMeasurements.rawFrames(["-i", file.path], filters: "null", format: "gray")
-        let same = try await PictureMeasurements.rawFrames(["-ss", "9.5", "-i", clip], filters: "scale=320:180", format: "gray")
-        let other = try await PictureMeasurements.rawFrames(["-ss", "7", "-i", clip], filters: "scale=320:180", format: "gray")
+        let same = try await PictureMeasurements.rawFrames(["-ss", "10", "-i", clip], filters: "scale=320:180", format: "gray")
+        let asked = try await PictureMeasurements.rawFrames(["-ss", "9.5", "-i", clip], filters: "scale=320:180", format: "gray")
+        let before = try await PictureMeasurements.rawFrames(["-ss", "8", "-i", clip], filters: "scale=320:180", format: "gray")
         let near = PictureMeasurements.meanDifference(thumbnail, same)
-        #expect(near < 6, "the picture at 9.5 s: \(near)")
-        #expect(near < PictureMeasurements.meanDifference(thumbnail, other) / 2, "not the one at 7 s")
-        let keyframe = try await PictureMeasurements.rawFrames(["-ss", "8", "-i", clip], filters: "scale=320:180", format: "gray")
-        #expect(near < PictureMeasurements.meanDifference(thumbnail, keyframe) / 2, "not the keyframe at 8 s it is decoded from")
-        let wide = try #require(try Thumbnail.render(titleFolder: title, time: 3, width: 1920))
-        #expect(wide.width == 1280 && wide.height == 720, "never wider than the largest rendition")
+        #expect(near < 6, "the keyframe at 10 s: \(near)")
+        #expect(near < PictureMeasurements.meanDifference(thumbnail, asked) / 2, "not the picture at 9.5 s")
+        #expect(near < PictureMeasurements.meanDifference(thumbnail, before) / 2, "not the keyframe at 8 s")
+        let wide = try #require(source.snap(time: 3, width: 1900))
+        #expect(wide.width == 1280 && wide.height == 720, "1920, capped at the largest rendition")
+        #expect(source.snap(time: 3, width: 700)?.width == 960, "rounded up to the next allowed width")
     }
 
     @Test func audioOnlyTitlesHaveNoStills() async throws {
@@ -129,7 +136,7 @@ import VODTestSupport
             .transcode(input: sound, outputDirectory: title.path)
         #expect(try Stills.write(titleFolder: title) == nil)
         #expect(!FileManager.default.fileExists(atPath: title.appendingPathComponent("stills").path))
-        #expect(try Thumbnail.render(titleFolder: title, time: 1, width: 320) == nil)
+        #expect(try ThumbnailSource(titleFolder: title).snap(time: 1, width: 320) == nil)
     }
 
     /// A title long enough for a tile every 8 s, more than a segment: only the segments that hold a tile or a

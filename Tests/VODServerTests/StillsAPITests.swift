@@ -69,7 +69,7 @@ import VODService
             #expect(revalidated.status == .notModified)
 
             // Without its segments the title can render nothing new, so what still answers comes from the cache,
-            // found by the time rounded to a tenth of a second.
+            // found by what it shows: 2.54 s snaps to the keyframe at 2 s, as 2.5 s did.
             for rung in ["240p", "180p"] {
                 let folder = "\(try #require(item.hlsPath))/\(rung)"
                 for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".ts") {

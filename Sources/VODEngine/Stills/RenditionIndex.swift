@@ -4,12 +4,14 @@ import Foundation
 /// large, and which segment covers which time. Pictures for stills are taken from these renditions, which are
 /// already SDR, deinterlaced and upright.
 struct RenditionIndex: Sendable {
-    /// One video rendition: its folder, picture size (square pixels) and segments in order.
+    /// One video rendition: its folder, picture size (square pixels), segments in order and the times of its
+    /// keyframes on the title's timeline.
     struct Rendition: Sendable, Equatable {
         var folder: URL
         var width: Int
         var height: Int
         var segments: [SegmentEntry]
+        var keyframes: [Double]
 
         /// The rendition's duration: the end of its last segment.
         var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
@@ -41,8 +43,10 @@ struct RenditionIndex: Sendable {
             guard let size = Self.resolution(line), !uri.hasPrefix("#"), !uri.contains(".."), seen.insert(uri).inserted else { continue }
             let playlist = folder.appendingPathComponent(uri)
             let text = try String(contentsOf: playlist, encoding: .utf8)
-            found.append(Rendition(folder: playlist.deletingLastPathComponent(), width: size.width, height: size.height,
-                                   segments: Self.segments(text, in: playlist.deletingLastPathComponent())))
+            let rendition = playlist.deletingLastPathComponent()
+            let segments = Self.segments(text, in: rendition)
+            found.append(Rendition(folder: rendition, width: size.width, height: size.height, segments: segments,
+                                   keyframes: Self.keyframes(in: rendition, segments: segments)))
         }
         renditions = found.filter { !$0.segments.isEmpty }.sorted { $0.width * $0.height < $1.width * $1.height }
     }

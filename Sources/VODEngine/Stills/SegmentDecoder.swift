@@ -1,21 +1,21 @@
 import Foundation
 import VODFFmpeg
 
-/// Decodes the pictures of one MPEG-TS segment of a rendition. Each segment starts with an IDR picture and
+/// Decodes the keyframes of one MPEG-TS segment of a rendition. Each segment starts with an IDR picture and
 /// decodes alone, and every keyframe is an IDR (closed GOPs), so decoding may start at any keyframe.
 enum SegmentDecoder {
-    /// Decodes the video of the segment at `path`, calling `body` with each picture and its time in seconds
-    /// from the segment's first picture, until `body` returns false or the segment ends. Decoding starts at the
-    /// last keyframe at or before `start` seconds (found by reading the packets first, without decoding). With
-    /// `keyframesOnly`, only the keyframes are read and decoded: quick, for pictures on the keyframe grid.
+    /// Decodes the keyframes of the segment at `path`, calling `body` with each and its time in seconds from
+    /// the segment's first picture, until `body` returns false or the segment ends. Decoding starts at the last
+    /// keyframe at or before `start` seconds (found by reading the packets first, without decoding). Only the
+    /// keyframes are read and decoded, on one thread: every still is a keyframe, and a thumbnail on demand must
+    /// not take more than one core.
     static func decode(
-        _ path: String, keyframesOnly: Bool, from start: Double = 0, cancellation: CancellationFlag,
-        _ body: (Frame, Double) throws -> Bool
+        _ path: String, from start: Double = 0, cancellation: CancellationFlag, _ body: (Frame, Double) throws -> Bool
     ) throws {
         let (origin, skipped) = try keyframes(path, before: start, cancellation: cancellation)
         let (input, stream) = try open(path, cancellation: cancellation)
-        let decoder = try Codec.decoder(for: stream, threads: keyframesOnly ? 1 : 0)
-        if keyframesOnly { decoder.skipNonKeyframes() }
+        let decoder = try Codec.decoder(for: stream, threads: 1)
+        decoder.skipNonKeyframes()
         let timeBase = stream.timeBase
         let packet = try Packet()
         let frame = try Frame()
@@ -33,7 +33,7 @@ enum SegmentDecoder {
             defer { packet.unreference() }
             guard packet.streamIndex == stream.index else { continue }
             if packet.isKeyframe { keyframesSeen += 1 }
-            guard keyframesSeen > skipped, !keyframesOnly || packet.isKeyframe else { continue }
+            guard keyframesSeen > skipped, packet.isKeyframe else { continue }
             try decoder.send(packet)
             if try !drain() { return }
         }

@@ -1,6 +1,6 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
-import NIOPosix
 import VODEngine
 import VODModel
 
@@ -39,8 +39,9 @@ extension MediaController {
         }
     }
 
-    /// `GET /api/media/:id/thumbnail.jpg?time=12.5&width=320`: the picture at `time`, rendered from the
-    /// renditions off the cooperative pool and kept in memory (time rounded to a tenth of a second).
+    /// `GET /api/media/:id/thumbnail.jpg?time=12.5&width=320`: the keyframe nearest `time`, at the next of
+    /// `Thumbnail.widths`, read and rendered on the thumbnail renderer's threads within its limits and kept in
+    /// memory by what it shows; `X-Thumbnail-Time` and `X-Thumbnail-Width` say what that is.
     @Sendable func thumbnail(_ request: Request, context: VODRequestContext) async throws -> Response {
         let query = try ThumbnailQuery(request.uri.queryParameters)
         let item = try await item(context)
@@ -49,18 +50,32 @@ extension MediaController {
         guard query.time <= duration else {
             throw APIError.badRequest("'time' must be a number of seconds from 0 to the duration (\(OrderedJSONObject.number(duration)))")
         }
-        let key = ThumbnailCache.Key(folder: hlsPath, tenths: query.tenths, width: query.width)
+        let source = try await thumbnailSources.source(folder: hlsPath) { folder in
+            try await thumbnailRenderer.run { try ThumbnailSource(titleFolder: URL(fileURLWithPath: folder)) }
+        }
+        guard let snapped = source.snap(time: min(query.time, duration), width: query.width) else {
+            throw APIError.http(.notFound, message: "This title has no picture")
+        }
+        let key = ThumbnailCache.Key(folder: hlsPath, snapped: snapped)
+        let file: StreamFile
         if let cached = thumbnails.file(for: key) {
-            return try await cached.response(to: request, context: context, segments: streamFiles.segments)
+            file = cached
+        } else {
+            let rendered = try await thumbnailRenderer.run { [renderThumbnail] in try renderThumbnail(source, snapped) }
+            metrics.thumbnailRenders.increment()
+            file = try StreamFile(bytes: Array(rendered.jpeg), contentType: "image/jpeg", modified: Date(), gzip: false)
+            thumbnails.store(file, for: key)
         }
-        let folder = URL(fileURLWithPath: hlsPath)
-        let time = min(Double(key.tenths) / 10, duration)
-        let rendered = try await NIOThreadPool.singleton.runIfActive {
-            try Thumbnail.render(titleFolder: folder, time: time, width: key.width)
-        }
-        guard let rendered else { throw APIError.http(.notFound, message: "This title has no picture") }
-        let file = try StreamFile(bytes: Array(rendered.jpeg), contentType: "image/jpeg", modified: Date(), gzip: false)
-        thumbnails.store(file, for: key)
-        return try await file.response(to: request, context: context, segments: streamFiles.segments)
+        var response = try await file.response(to: request, context: context, segments: streamFiles.segments)
+        response.headers[.thumbnailTime] = OrderedJSONObject.number((snapped.time * 1000).rounded() / 1000)
+        response.headers[.thumbnailWidth] = String(snapped.width)
+        return response
     }
+}
+
+extension HTTPField.Name {
+    /// The time of the keyframe a thumbnail shows, in seconds: the time asked for, snapped.
+    static let thumbnailTime = Self("X-Thumbnail-Time")!
+    /// The width of a thumbnail: the width asked for, snapped.
+    static let thumbnailWidth = Self("X-Thumbnail-Width")!
 }

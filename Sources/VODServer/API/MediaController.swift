@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VODCatalog
+import VODEngine
 import VODService
 
 /// The routes of `/api/media`: listing, reading, changing and deleting items, uploads and streaming.
@@ -19,6 +20,12 @@ struct MediaController: Sendable {
     let captionEdits = SerialEdits()
     /// Thumbnails rendered lately.
     let thumbnails = ThumbnailCache()
+    /// The renditions and keyframes of titles asked for thumbnails lately.
+    let thumbnailSources = ThumbnailSources()
+    /// Where thumbnails are read and rendered, within their limits.
+    let thumbnailRenderer: ThumbnailRenderer
+    /// Renders one thumbnail (`ThumbnailSource.render`); tests wrap it to watch the renders.
+    let renderThumbnail: @Sendable (ThumbnailSource, Thumbnail.Snapped) throws -> Thumbnail.Rendered
 
     /// The largest page a `limit` may ask for; without `limit`, the list has every item.
     static let maximumLimit = 1000

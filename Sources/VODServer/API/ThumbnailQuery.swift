@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The query of `GET /api/media/:id/thumbnail.jpg`: `time` in seconds (required, ≥ 0) and `width` in pixels
-/// (an integer from 16 to 1920, 320 when absent). Anything else is a 400.
+/// (an integer from 16 to 1920, 320 when absent). Anything else is a 400. What is shown is snapped
+/// (`ThumbnailSource.snap`): the nearest keyframe, the next of `Thumbnail.widths`.
 struct ThumbnailQuery: Sendable, Equatable {
     static let widths = 16...1920
     static let defaultWidth = 320
@@ -27,7 +28,4 @@ struct ThumbnailQuery: Sendable, Equatable {
         }
         self.init(time: time, width: width)
     }
-
-    /// The time rounded to a tenth of a second, in tenths: what is rendered and cached.
-    var tenths: Int { Int((time * 10).rounded()) }
 }

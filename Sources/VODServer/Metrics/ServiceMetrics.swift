@@ -28,6 +28,8 @@ final class ServiceMetrics: Sendable {
     let segmentCacheMisses: Counter
     /// Segments sent from their file by the kernel (sendfile), neither from the cache nor read into it.
     let segmentsSentFromFile: Counter
+    /// Thumbnails rendered on demand (not those answered from memory).
+    let thumbnailRenders: Counter
 
     /// Request latency buckets, in seconds: 1 ms to 10 s.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -53,6 +55,7 @@ final class ServiceMetrics: Sendable {
         segmentsSentFromFile = registry.makeCounter(
             descriptor: Self.name("segments_sent_from_file", "total", "Segments sent from their file with sendfile")
         )
+        thumbnailRenders = registry.makeCounter(descriptor: Self.name("thumbnail_renders", "total", "Thumbnails rendered on demand"))
     }
 
     /// The request counter (by route, method and status) and latency histogram (by route and method) of one

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// Cross-origin access for players on other origins: every response carries the CORS headers, errors
-/// included, byte-range and tus headers are exposed, and any `OPTIONS` preflight is answered directly, except
+/// included, byte-range, tus, `Retry-After` and thumbnail snapping headers are exposed, and any `OPTIONS` preflight is answered directly, except
 /// on `routedPreflights`, whose routes answer `OPTIONS` themselves (tus discovery) and get the preflight headers.
 /// A browser's preflight (one with `Origin`) approves reads for any origin, and writes only for the origins
 /// `writes` lists.
@@ -46,7 +46,8 @@ enum CORSHeaderValues {
     static let readMethods = "GET, HEAD, OPTIONS"
     static let allowHeaders = "Accept, Accept-Encoding, Content-Type, Origin, Range, If-None-Match, If-Modified-Since, If-Range, "
         + "X-API-Key, X-Timestamp, X-Signature, \(TusHeaders.requestNames)"
-    static let exposeHeaders = "Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Location, \(TusHeaders.responseNames)"
+    static let exposeHeaders = "Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified, Location, Retry-After, "
+        + "X-Thumbnail-Time, X-Thumbnail-Width, \(TusHeaders.responseNames)"
 
     /// Adds what every response carries: any origin may read it, and these headers of it.
     static func add(to headers: inout HTTPFields) {

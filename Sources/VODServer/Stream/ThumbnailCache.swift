@@ -1,13 +1,14 @@
 import Foundation
 import Synchronization
+import VODEngine
 
 /// Thumbnails rendered lately, held in memory up to `capacity` bytes, the least recently used out first.
-/// Keyed by the title's folder (a retried title gets a new one), the time in tenths of a second and the width.
+/// Keyed by the title's folder (a retried title gets a new one) and what the thumbnail shows (its keyframe and
+/// size, `Thumbnail.Snapped`), so that every request snapped to the same picture shares one entry.
 final class ThumbnailCache: Sendable {
     struct Key: Hashable, Sendable {
         var folder: String
-        var tenths: Int
-        var width: Int
+        var snapped: Thumbnail.Snapped
     }
 
     private struct Entry: Sendable {
