@@ -18,17 +18,21 @@ public final class SplitTitle: @unchecked Sendable {
     private let job: TranscodeJob
     private let tracks: TrackPass
     private let frameRate: FrameRate
+    /// How the title's CRF was chosen, when an analysis chose it.
+    public let qualityAnalysis: QualityChoice?
     /// The manifests of the chunks done from the start, read once each.
     private let done = Mutex<[ChunkManifest]>([])
     /// How many segments are published, and the pace of their publication.
     private let published: Mutex<(segments: Int, pace: PublicationPace)>
 
-    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate, pace: PublicationPace) {
+    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate,
+                 analysis: QualityChoice?, pace: PublicationPace) {
         self.chunks = chunks
         self.folder = folder
         self.job = job
         self.tracks = tracks
         self.frameRate = frameRate
+        qualityAnalysis = analysis
         published = Mutex((0, pace))
     }
 
@@ -46,16 +50,18 @@ public final class SplitTitle: @unchecked Sendable {
         }
         let source = try SourceStage(input: file, options: options)
         let timelineStart = try source.findTimelineStart()
-        let rungs = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
-                                           displayHeight: video.displayHeight)
+        let ladder = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
+                                            displayHeight: video.displayHeight)
         let planner = ChunkPlanner(frameRate: source.frameRate, segmentDurations: options.segmentDurations,
                                    firstChunkSeconds: firstChunkSeconds, chunkSeconds: chunkSeconds)
         let folder = try OutputFolder(destination: URL(fileURLWithPath: outputDirectory)).makeInPlace()
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
+        // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
+        let (rungs, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
         let length = duration - timelineStart + (file.startTime ?? 0)
         return SplitTitle(chunks: planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs),
                           folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
-                          frameRate: source.frameRate,
+                          frameRate: source.frameRate, analysis: analysis,
                           pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations))
     }
 
@@ -101,7 +107,8 @@ public final class SplitTitle: @unchecked Sendable {
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments)
         try job.writePlaylists(renditions, audio: audio, subtitles: subtitles)
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
-        return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio)
+        return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio,
+                               qualityAnalysis: qualityAnalysis)
     }
 
     /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any
