@@ -96,7 +96,8 @@ struct QualityAnalysis: Sendable {
             let source = try SourceStage(input: try MediaProber.open(path: input, cancellation: cancellation),
                                          options: options, window: .chunk(spec))
             _ = try source.run(video: { frame, _ in
-                let picture = try scaler.upright(try scaler.scale(frame))
+                // A reference of its own, so that the scaler does not take the picture back for the next one.
+                let picture = try scaler.upright(try scaler.scale(frame)).reference()
                 picture.pts = Int64(pictures.count)
                 pictures.append(picture)
             }, audio: { _, _ in }, progress: { _ in })
