@@ -47,7 +47,7 @@ struct RateControlTests {
             #expect(variant.rateControl == .quality && variant.crf == title.result.qualityAnalysis?.crf)
             #expect(Double(variant.bandwidth) <= 1.1 * Double(Self.rung.bitrate),
                     "the measured peak \(variant.bandwidth) stays within 10 % of the 600 kb/s cap")
-            #expect(title.encoderSettings == ["crf=\(String(format: "%.1f", variant.crf ?? -1)) vbv_maxrate=510 vbv_bufsize=600"],
+            #expect(title.encoderSettings == ["crf=\(String(format: "%.1f", variant.crf ?? -1)) vbv_maxrate=540 vbv_bufsize=600"],
                     "every segment's encoder ran at the title's CRF under the rung's cap: \(title.encoderSettings)")
         }
         #expect(busy.variant.averageBandwidth >= 5 * quiet.variant.averageBandwidth,
@@ -108,7 +108,7 @@ struct RateControlTests {
         #expect(analysis.crf >= 26 && result.variants.map(\.crf) == [analysis.crf], "\(analysis)")
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         let folder = published.appendingPathComponent(Self.rung.name)
-        #expect(try await Self.encoderSettings(of: folder.appendingPathComponent("segment_000.ts")) == ["crf=23.0 vbv_maxrate=510 vbv_bufsize=600"],
+        #expect(try await Self.encoderSettings(of: folder.appendingPathComponent("segment_000.ts")) == ["crf=23.0 vbv_maxrate=540 vbv_bufsize=600"],
                 "the first segment waits for no analysis")
         #expect(try await Self.encoderSettings(of: folder.appendingPathComponent("segment_001.ts")) == [],
                 "one encoder runs on, and takes the title's CRF")

@@ -120,9 +120,10 @@ final class RungEncoder: @unchecked Sendable {
         fastStart = nil
     }
 
-    /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, or its bitrate),
-    /// the title's keyframe grid and BT.709 SDR tags.
-    static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate) throws -> Codec {
+    /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, its VBV buffer
+    /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags.
+    static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
+                            bufferFill: Double = RateControl.initialBufferFill) throws -> Codec {
         var options = [
             "preset": preset,
             "profile": "high",
@@ -130,7 +131,10 @@ final class RungEncoder: @unchecked Sendable {
             "x264-params": "scenecut=0:open-gop=0",
             "threads": "\(threads)",
         ]
-        if let crf = rung.crf { options["crf"] = "\(crf)" }
+        if let crf = rung.crf {
+            options["crf"] = "\(crf)"
+            options["x264-params"]! += ":vbv-init=\(bufferFill)"
+        }
         return try Codec.encoder(named: "libx264", options: options) { context in
             context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
                                sampleAspectRatio: Rational(1, 1))

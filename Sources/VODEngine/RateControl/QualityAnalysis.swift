@@ -36,6 +36,10 @@ struct QualityAnalysis: Sendable {
     static let sampleShare = 0.04
     static let minimumSamples: Int64 = 12
     static let maximumSampleSeconds = 2.0
+    /// How full the VBV buffer of a trial starts: x264's default, as in the middle of a title, where the buffer
+    /// has had time to fill, rather than the title's low start (`RateControl.initialBufferFill`), which would
+    /// starve a sample of a dozen pictures.
+    static let sampleBufferFill = 0.9
 
     let input: String
     let options: TranscodeOptions
@@ -109,7 +113,7 @@ struct QualityAnalysis: Sendable {
     private func score(_ samples: (pictures: [Frame], frameRate: FrameRate), rung: PlannedRung) throws -> Double {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let encoder = try RungEncoder.makeEncoder(rung: rung, preset: options.preset, threads: threads,
-                                                  frameRate: samples.frameRate)
+                                                  frameRate: samples.frameRate, bufferFill: Self.sampleBufferFill)
         let decoder = try encoder.decoderForOutput()
         let meter = try SSIMMeter(format: PictureFormat(of: samples.pictures[0]), timeBase: samples.frameRate.timeBase)
         let packet = try Packet()

@@ -13,10 +13,14 @@ public enum RateControl: String, Sendable, Codable, CaseIterable {
 
     /// At constant quality, the VBV maxrate as a share of the rung's bitrate, and its buffer in seconds at that
     /// bitrate: a picture that wants more than the cap gets it in every segment, and its measured peak (the
-    /// buffer's burst at the start included) stays within 10 % of the bitrate. The fixed rate's maxrate of 1.1 ×
-    /// with a 2 s buffer measured 1.22 × the bitrate on noise at constant quality.
-    public static let capShare = 0.9
+    /// buffer's burst at the start included) stays within 10 % of the bitrate: 1.07 × on noise at 600 kb/s. The
+    /// fixed rate's maxrate of 1.1 × with a 2 s buffer measured 1.22 × there at constant quality.
+    public static let capShare = 0.95
     public static let bufferSeconds = 1.0
+    /// At constant quality, how full the VBV buffer starts: low, so that a title whose target duration is 2 s
+    /// (one of a few seconds, whose peak is that of its 2 s first segment) cannot spend a full buffer at once
+    /// (x264's default of 0.9 measured 1.37 × the bitrate there, on a broadcast capture at `superfast`).
+    public static let initialBufferFill = 0.3
     /// What MPEG-TS adds to each picture, in bytes, on average: its PES header, the PCR's adaptation field and
     /// the half-filled last packet (about 7 % at 600 kb/s and 30 fps, 20 % at 150 kb/s), taken off the maxrate.
     public static let muxingBytesPerPicture = 125
