@@ -5,8 +5,11 @@ public struct PlannedRung: Sendable, Equatable, Codable {
     public var width: Int
     /// The encoded height, after rotation.
     public var height: Int
-    /// The target video bitrate in bits per second.
+    /// The target video bitrate in bits per second: the VBV cap at constant quality.
     public var bitrate: Int
+    /// The x264 constant rate factor the rung is encoded at, capped by VBV at `bitrate` (`RateControl.quality`);
+    /// nil encodes at `bitrate` (`RateControl.fixed`). Every chunk of a split title carries the title's.
+    public var crf: Double?
 }
 
 /// Decides which rungs a source gets and at what size.

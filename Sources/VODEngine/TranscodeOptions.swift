@@ -25,6 +25,10 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var audioBitrate: Int
     /// x264 threads per rung; nil shares the machine's cores among the rungs by their pixels.
     public var threads: Int?
+    /// How each rung spends its bits: its bitrate (the default), or constant quality capped at it.
+    public var rateControl: RateControl
+    /// With `RateControl.quality`, the CRF of every title; nil chooses one per title (`QualityAnalysis`).
+    public var crf: Double?
 
     /// libx264's presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
@@ -67,7 +71,9 @@ public struct TranscodeOptions: Sendable, Equatable {
         fastStartPixels: Int = 1920 * 1080,
         keyframeInterval: Double = 2,
         audioBitrate: Int = 128_000,
-        threads: Int? = nil
+        threads: Int? = nil,
+        rateControl: RateControl = .fixed,
+        crf: Double? = nil
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -78,6 +84,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.keyframeInterval = keyframeInterval
         self.audioBitrate = audioBitrate
         self.threads = threads
+        self.rateControl = rateControl
+        self.crf = crf
     }
 }
 
@@ -120,6 +128,8 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
     public var variants: [VariantSummary]
     /// The total size of everything written, in bytes.
     public var totalBytes: Int64
+    /// How the title's CRF was chosen (`RateControl.quality`), when an analysis chose it.
+    public var qualityAnalysis: QualityChoice?
 
     /// The master playlist's location.
     public var masterPlaylist: URL {
@@ -128,7 +138,7 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
 
     /// What was written into `folder`: the variants the master lists, each rung's bandwidth measured with the
     /// stereo audio a player adds to it, or the audio renditions themselves for an audio-only title.
-    init(folder: URL, duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
+    init(folder: URL, duration: Double, renditions: [Rendition], audio: [AlternateRendition], qualityAnalysis: QualityChoice? = nil) {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
         variants = renditions.isEmpty
@@ -137,6 +147,7 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
         outputDirectory = folder.path
         self.duration = duration
         totalBytes = OutputFolder.size(of: folder)
+        self.qualityAnalysis = qualityAnalysis
     }
 }
 
@@ -155,10 +166,15 @@ public struct VariantSummary: Sendable, Codable, Equatable {
     public var segmentCount: Int
     /// The media playlist's path relative to the output folder, such as `720p/index.m3u8`.
     public var playlist: String
+    /// How the rung spent its bits; nil for audio.
+    public var rateControl: RateControl?
+    /// The CRF the rung was encoded at, capped at its bitrate (`RateControl.quality`); nil at a fixed bitrate
+    /// and for audio.
+    public var crf: Double?
 
     public init(
         name: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, frameRate: Double,
-        segmentCount: Int, playlist: String
+        segmentCount: Int, playlist: String, rateControl: RateControl? = nil, crf: Double? = nil
     ) {
         self.name = name
         self.width = width
@@ -169,5 +185,7 @@ public struct VariantSummary: Sendable, Codable, Equatable {
         self.frameRate = frameRate
         self.segmentCount = segmentCount
         self.playlist = playlist
+        self.rateControl = rateControl
+        self.crf = crf
     }
 }

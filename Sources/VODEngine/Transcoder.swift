@@ -56,7 +56,8 @@ public struct Transcoder: Sendable {
             if onPublish == nil { try output.commit(staging) }
             progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name),
                                        rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1) }))
-            return TranscodeResult(folder: output.destination, duration: duration, renditions: renditions, audio: audio)
+            return TranscodeResult(folder: output.destination, duration: duration, renditions: renditions, audio: audio,
+                                   qualityAnalysis: job.qualityAnalysis)
         } catch {
             try? FileManager.default.removeItem(at: staging)
             // A failing stage also sets the flag to stop the others; only a stop from outside is a cancellation.

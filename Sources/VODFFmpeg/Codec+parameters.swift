@@ -2,6 +2,12 @@ import CFFmpeg
 
 /// What an opened codec says of its stream, and how a decoder skips pictures.
 extension Codec {
+    /// Sets option `name` of the opened codec's own options (libx264's `crf`, say) to `value`; an encoder that
+    /// reads its options again before each frame, as libx264 does for `crf`, takes it from the next frame on.
+    public func setOption(_ name: String, _ value: String) throws {
+        try check(av_opt_set(context.pointee.priv_data, name, value, 0), "set \(name) to \(value)")
+    }
+
     /// Makes a decoder drop every frame but keyframes, which then decode alone.
     public func skipNonKeyframes() { context.pointee.skip_frame = AVDISCARD_NONKEY }
 

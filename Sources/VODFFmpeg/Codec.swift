@@ -49,6 +49,23 @@ public final class Codec: @unchecked Sendable {
         return codec
     }
 
+    /// A decoder for the packets this opened encoder gives, opened and ready for them: to see the pictures a
+    /// viewer would.
+    public func decoderForOutput(threads: Int32 = 0) throws -> Codec {
+        guard let found = avcodec_find_decoder(context.pointee.codec_id) else {
+            throw MediaError.unsupported("no decoder for codec \(name)")
+        }
+        let decoder = try Codec(codec: found)
+        let parameters = avcodec_parameters_alloc()
+        defer { var owned = parameters; avcodec_parameters_free(&owned) }
+        try check(avcodec_parameters_from_context(parameters, context), "describe encoder")
+        try check(avcodec_parameters_to_context(decoder.context, parameters), "configure decoder")
+        decoder.context.pointee.pkt_timebase = context.pointee.time_base
+        decoder.context.pointee.thread_count = threads
+        try check(avcodec_open2(decoder.context, found, nil), "open decoder")
+        return decoder
+    }
+
     /// An encoder by name, configured by `configure` and then opened with `options`.
     public static func encoder(
         named name: String,

@@ -46,7 +46,8 @@ public final class FilterGraph: @unchecked Sendable {
         return true
     }
 
-    private static func create(
+    /// Creates filter `filter`, named `name`, with `arguments`, in `graph`.
+    static func create(
         _ filter: String, name: String, arguments: String?, in graph: UnsafeMutablePointer<AVFilterGraph>
     ) throws -> UnsafeMutablePointer<AVFilterContext> {
         var context: UnsafeMutablePointer<AVFilterContext>?

@@ -19,15 +19,36 @@ extension Media {
         public var frameRate: Double
         /// The rendition's media playlist.
         public var playlistURL: URL
+        /// How the rung spends its bits: `quality` (constant quality, `crf`, capped at the rung's bitrate) or
+        /// `fixed` (the rung's bitrate); null for an audio-only title and for titles transcoded before it was told.
+        public var rateControl: String?
+        /// The x264 CRF the rung was encoded at, chosen per title; null at a fixed bitrate.
+        public var crf: Double?
 
         /// The keys of a `variants` entry, in the order the server writes them.
         public enum CodingKeys: String, CodingKey, CaseIterable {
             case averageBandwidth = "average_bandwidth"
-            case bandwidth, codecs
+            case bandwidth, codecs, crf
             case frameRate = "frame_rate"
             case height, name
             case playlistURL = "playlist_url"
+            case rateControl = "rate_control"
             case width
+        }
+
+        /// Writes absent values as JSON null, so clients always find every key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(averageBandwidth, forKey: .averageBandwidth)
+            try container.encode(bandwidth, forKey: .bandwidth)
+            try container.encode(codecs, forKey: .codecs)
+            try container.encode(crf, forKey: .crf)
+            try container.encode(frameRate, forKey: .frameRate)
+            try container.encode(height, forKey: .height)
+            try container.encode(name, forKey: .name)
+            try container.encode(playlistURL, forKey: .playlistURL)
+            try container.encode(rateControl, forKey: .rateControl)
+            try container.encode(width, forKey: .width)
         }
     }
 }

@@ -28,6 +28,16 @@ struct EncodingOptions: ParsableArguments {
         valueName: "preset"))
     var startPreset: String = "superfast"
 
+    @Option(name: .long, help: ArgumentHelp(
+        "quality: constant quality (x264 CRF, chosen per title by a short analysis) capped at each rung's bitrate; fixed: each rung at its bitrate (env VOD_RATE_CONTROL; default fixed).",
+        valueName: "mode"))
+    var rateControl: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --rate-control quality, this CRF (0 to 51) for every title instead of one chosen per title.",
+        valueName: "crf"))
+    var crf: Double?
+
     func validate() throws {
         _ = try transcodeOptions()
         let presets = TranscodeOptions.presets
@@ -40,6 +50,7 @@ struct EncodingOptions: ParsableArguments {
         guard firstSegmentDuration >= 2, firstSegmentDuration <= segmentDuration else {
             throw ValidationError("--first-segment-duration must be between 2 seconds and --segment-duration.")
         }
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51.") }
     }
 
     /// The engine options these flags describe.
@@ -55,6 +66,17 @@ struct EncodingOptions: ParsableArguments {
             guard !rungs.isEmpty else { throw ValidationError("--ladder needs at least one rung.") }
         }
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
-                                firstSegmentDuration: firstSegmentDuration, startPreset: startPreset)
+                                firstSegmentDuration: firstSegmentDuration, startPreset: startPreset,
+                                rateControl: try resolvedRateControl(), crf: crf)
+    }
+
+    /// The rate control the flag or `VOD_RATE_CONTROL` names; `fixed` when neither does.
+    private func resolvedRateControl() throws -> RateControl {
+        guard let text = rateControl ?? environment("VOD_RATE_CONTROL") else { return .fixed }
+        guard let mode = RateControl(rawValue: text) else {
+            let modes = RateControl.allCases.map(\.rawValue).joined(separator: " or ")
+            throw ValidationError("Unknown rate control '\(text)'; use \(modes).")
+        }
+        return mode
     }
 }

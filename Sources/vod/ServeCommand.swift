@@ -15,7 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
             VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
             VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
             VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET, VOD_WEBHOOK_RETRY_DELAY, \
-            VOD_PLAYER_SCRIPT_URL, VOD_CORS_ORIGINS and VOD_ALLOW_OPEN_WRITES. \
+            VOD_PLAYER_SCRIPT_URL, VOD_CORS_ORIGINS, VOD_ALLOW_OPEN_WRITES and VOD_RATE_CONTROL. \
             A flag wins over its variable.
 
             Reads are public. With a key in VOD_API_KEY or --api-key-file, uploads, PATCH, DELETE and retries \

@@ -29,6 +29,7 @@ import VODTestSupport
 
             let ready = try #require(decoded.first { $0.status == .ready })
             #expect(ready.variants?.count == 1 && ready.captions.count == 1 && ready.tracks?.isEmpty == false)
+            #expect(ready.variants?.first?.rateControl == "quality" && ready.variants?.first?.crf == 27.5, "what the rate control chose")
             #expect(ready.source != nil && ready.posterURL != nil && ready.thumbnails?.posters.count == 1)
             for media in decoded {
                 let chapters = try #require(media.chapters, "every title lists its upload's chapters")
@@ -93,8 +94,8 @@ import VODTestSupport
         }
 
         static let variants = """
-            [{"averageBandwidth":180000,"bandwidth":200000,"codecs":"avc1.64000d,mp4a.40.2","frameRate":30,\
-            "height":180,"name":"180p","playlist":"180p/index.m3u8","segmentCount":1,"width":320}]
+            [{"averageBandwidth":180000,"bandwidth":200000,"codecs":"avc1.64000d,mp4a.40.2","crf":27.5,"frameRate":30,\
+            "height":180,"name":"180p","playlist":"180p/index.m3u8","rateControl":"quality","segmentCount":1,"width":320}]
             """
         static let stillsManifest = """
             {"posterTime":0.1,"posters":[{"file":"poster_320.jpg","height":180,"width":320}],\

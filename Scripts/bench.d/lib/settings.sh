@@ -21,6 +21,7 @@ if ((QUICK)); then
   C_MIB=64 L_CHUNK_MIB=16
   M_SIZE=640x360 M_SECONDS=2 M_CLIENTS=100
   P_SIZE=640x360 P_SECONDS=24 P_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6) # split, as the full run's title is
+  Q_SIZE=640x360 Q_SECONDS=2 Q_NATURAL=0 # the synthetic clips only
   H_ITEMS=1000 H_ITEMS_TEXT=1,000
   WRK_ARGS=(-t2 -c16 -d1s)
   READY_TIMEOUT=120
@@ -40,6 +41,7 @@ else
   C_MIB=2048 L_CHUNK_MIB=64
   M_SIZE=1280x720 M_SECONDS=10 M_CLIENTS=1000
   P_SIZE=1920x1080 P_SECONDS=180 P_SPLIT_ARGS=() # split at the defaults
+  Q_SIZE=1920x1080 Q_SECONDS=10 Q_NATURAL=1 # with ../shared/media/natural/
   H_ITEMS=10000 H_ITEMS_TEXT=10,000
   WRK_ARGS=(-t2 -c32 -d10s)
   READY_TIMEOUT=900

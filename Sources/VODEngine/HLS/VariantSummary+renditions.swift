@@ -4,7 +4,8 @@ extension VariantSummary {
         self.init(name: rendition.rung.name, width: rendition.rung.width, height: rendition.rung.height,
                   bandwidth: declared.peak, averageBandwidth: declared.average, codecs: declared.codecs,
                   frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
-                  playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)")
+                  playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)",
+                  rateControl: rendition.rung.crf == nil ? .fixed : .quality, crf: rendition.rung.crf)
     }
 
     /// A variant of an audio-only title, named after its group (`aac`, `ac3`): no picture, so no size or rate.

@@ -14,37 +14,43 @@ enum RungInput: @unchecked Sendable {
 /// Made on the source thread, then handed to a thread of its own that is the only one to use it.
 final class RungEncoder: @unchecked Sendable {
     let rung: PlannedRung
-    private let rotation: Int
+    private var scaler: RungScaler
     private let frameRate: FrameRate
     private var encoder: Codec
     /// While the first segment is encoded with the start preset: the frame that starts the second segment, where
-    /// the encoder of the rung's own preset takes over, and how to make it.
+    /// the encoder of the rung's own preset (and the title's CRF) takes over, and how to make it.
     private var fastStart: (switchFrame: Int64, makeEncoder: () throws -> Codec)?
+    /// Until the title's CRF is known (`PendingQuality`): the frame that starts the second segment, from which
+    /// the rung's encoder takes it.
+    private var pendingQuality: (frame: Int64, quality: PendingQuality)?
     private let segmenter: HLSSegmenter
     private let audioCodec: String?
-    private var scaler: Scaler?
     private let packet: Packet
     /// Told the seconds of pictures given to the encoder so far, after each one.
     private let encoded: (Double) -> Void
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
          options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
-         firstSegment: Int = 0, audioLeadIn: [Packet] = [], encoded: @escaping (Double) -> Void = { _ in }) throws {
+         firstSegment: Int = 0, audioLeadIn: [Packet] = [], pendingQuality: PendingQuality? = nil,
+         encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
         self.encoded = encoded
-        self.rotation = rotation
+        scaler = RungScaler(rung: rung, rotation: rotation)
         self.frameRate = frameRate
-        let makeEncoder = { (preset: String) in
+        let makeEncoder = { (preset: String, rung: PlannedRung) in
             try Self.makeEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate)
         }
+        var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
+        _ = schedule.nextBoundary()
         if firstSegment == 0 && options.startsFast(rung) {
-            var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
-            _ = schedule.nextBoundary()
-            encoder = try makeEncoder(options.firstSegmentPreset)
-            fastStart = (schedule.boundaryFrame, { try makeEncoder(options.preset) })
+            encoder = try makeEncoder(options.firstSegmentPreset, rung)
+            fastStart = (schedule.boundaryFrame, {
+                try makeEncoder(options.preset, try pendingQuality.map { rung.at(crf: try $0.choice().crf) } ?? rung)
+            })
         } else {
-            encoder = try makeEncoder(options.preset)
+            encoder = try makeEncoder(options.preset, rung)
         }
+        if firstSegment == 0, let pendingQuality { self.pendingQuality = (schedule.boundaryFrame, pendingQuality) }
         audioCodec = audio?.codecString
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  durations: options.segmentDurations, frameRate: frameRate,
@@ -77,9 +83,13 @@ final class RungEncoder: @unchecked Sendable {
                 segmenter.add(audio: packet)
             case .video(let frame, let isKeyframe):
                 if let fastStart, frame.pts >= fastStart.switchFrame { try switchEncoder(to: try fastStart.makeEncoder()) }
-                let scaled = try scale(frame)
+                if let pending = pendingQuality, frame.pts >= pending.frame {
+                    try encoder.setOption("crf", "\(try pending.quality.choice().crf)")
+                    pendingQuality = nil
+                }
+                let scaled = try scaler.scale(frame)
                 for follower in followers { try follower.push(.video(try scaled.reference(), isKeyframe: isKeyframe)) }
-                let picture = rotation == 0 ? scaled : try PictureRotator.rotate(scaled, clockwise: rotation)
+                let picture = try scaler.upright(scaled)
                 picture.pts = frame.pts
                 picture.forcesKeyframe = isKeyframe
                 try encoder.send(picture)
@@ -110,40 +120,32 @@ final class RungEncoder: @unchecked Sendable {
         fastStart = nil
     }
 
-    /// A libx264 encoder for `rung` with the rung's bitrate, the title's keyframe grid and BT.709 SDR tags.
-    private static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate) throws -> Codec {
-        try Codec.encoder(named: "libx264", options: [
+    /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, its VBV buffer
+    /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags.
+    static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
+                            bufferFill: Double = RateControl.initialBufferFill) throws -> Codec {
+        var options = [
             "preset": preset,
             "profile": "high",
             "forced-idr": "1",
             "x264-params": "scenecut=0:open-gop=0",
             "threads": "\(threads)",
-        ]) { context in
+        ]
+        if let crf = rung.crf {
+            options["crf"] = "\(crf)"
+            options["x264-params"]! += ":vbv-init=\(bufferFill)"
+        }
+        return try Codec.encoder(named: "libx264", options: options) { context in
             context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
                                sampleAspectRatio: Rational(1, 1))
             context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
             context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
                                         minimum: frameRate.framesPerKeyframeInterval)
-            context.setBitRate(Int64(rung.bitrate), maximum: Int64(Double(rung.bitrate) * TranscodeOptions.maxrateRatio),
-                               bufferSize: Int32(Double(rung.bitrate) * TranscodeOptions.bufferSeconds))
+            context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
+                               bufferSize: rung.bufferBits)
             // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
             context.tagBT709LimitedRange()
         }
-    }
-
-    /// Scales the picture to the rung's size (before rotation) and format; shares it when it already fits.
-    private func scale(_ frame: Frame) throws -> Frame {
-        let turned = rotation % 180 != 0
-        let width = Int32(turned ? rung.height : rung.width)
-        let height = Int32(turned ? rung.width : rung.height)
-        guard frame.width != width || frame.height != height || frame.pixelFormat != .yuv420p else {
-            return try frame.reference()
-        }
-        if scaler == nil || scaler?.sourceWidth != frame.width || scaler?.sourceHeight != frame.height
-            || scaler?.sourceFormat != frame.pixelFormat {
-            scaler = try Scaler(from: frame.width, frame.height, frame.pixelFormat, to: width, height, .yuv420p)
-        }
-        return try scaler!.scale(frame)
     }
 
     private func drain() throws {

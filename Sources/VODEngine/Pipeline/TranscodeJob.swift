@@ -18,6 +18,8 @@ final class TranscodeJob: @unchecked Sendable {
     private let failure = Mutex<(any Error)?>(nil)
     /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
     private(set) var firstSegmentAudio: [String: [Packet]] = [:]
+    /// How the title's CRF was chosen, once `run` has planned its rungs, when an analysis chose it.
+    private(set) var qualityAnalysis: QualityChoice?
 
     init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
          progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil,
@@ -39,8 +41,12 @@ final class TranscodeJob: @unchecked Sendable {
         guard let video = MediaProber.describe(file).video else {
             return try runAudioOnly(source, duration: file.duration, chapters: file.chapters)
         }
-        let plan = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
-                                          displayHeight: video.displayHeight)
+        let ladder = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
+                                            displayHeight: video.displayHeight)
+        // A title published as it grows starts at once, at the default CRF, while the analysis runs beside it.
+        let pending = onPublish == nil ? nil : pendingQuality(of: ladder, rotation: video.rotation, duration: file.duration)
+        let (plan, analysis) = try pending.map { ($0.plan, nil) }
+            ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from.
@@ -49,8 +55,10 @@ final class TranscodeJob: @unchecked Sendable {
         let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source, publisher: publisher)
         let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
         let (duration, encoded) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
-                                             audioWriters: audioWriters, publisher: publisher)
-        let renditions = try replaceFastStart(of: encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
+                                             audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending)
+        let chosen = try pending?.pending.choice()
+        qualityAnalysis = chosen ?? analysis
+        let renditions = try replaceFastStart(of: chosen.map { chosen in encoded.map { $0.at(crf: chosen.crf) } } ?? encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
                                               muxedAudio: muxedAudio)
         let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
@@ -61,10 +69,11 @@ final class TranscodeJob: @unchecked Sendable {
 
     /// Encodes the rungs of `plan` from `source`, each on a thread of its own, and returns the duration and the
     /// finished renditions: the pipeline of one title, or of one chunk of a split title (`firstSegment`).
-    /// `audioLeadIn` holds, by rung, audio packets to mux before any the source sends.
+    /// `audioLeadIn` holds, by rung, audio packets to mux before any the source sends; with `pendingQuality`,
+    /// the rungs take its CRF at the second segment.
     func encode(_ plan: [PlannedRung], video: VideoStreamInfo, source: SourceStage, muxedAudio: AudioEncoderStage?,
                 audioWriters: [AudioRenditionWriter], publisher: LivePublisher?, firstSegment: Int = 0,
-                audioLeadIn: [String: [Packet]] = [:])
+                audioLeadIn: [String: [Packet]] = [:], pendingQuality: PendingQuality? = nil)
         throws -> (duration: Double, renditions: [Rendition]) {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
@@ -74,6 +83,7 @@ final class TranscodeJob: @unchecked Sendable {
                                    audio: muxedAudio, options: options,
                                    directory: directory, publisher: publisher, cancellation: cancellation,
                                    firstSegment: firstSegment, audioLeadIn: audioLeadIn[rung.name] ?? [],
+                                   pendingQuality: pendingQuality,
                                    encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }

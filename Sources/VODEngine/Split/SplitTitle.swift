@@ -20,19 +20,22 @@ public final class SplitTitle: @unchecked Sendable {
     private let frameRate: FrameRate
     /// The source's chapters, and where the title's timeline starts in the source.
     private let chapters: (marked: [FileChapter], timelineStart: Double)
+    /// How the title's CRF was chosen, when an analysis chose it.
+    public let qualityAnalysis: QualityChoice?
     /// The manifests of the chunks done from the start, read once each.
     private let done = Mutex<[ChunkManifest]>([])
     /// How many segments are published, and the pace of their publication.
     private let published: Mutex<(segments: Int, pace: PublicationPace)>
 
-    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate, pace: PublicationPace,
-                 chapters: (marked: [FileChapter], timelineStart: Double)) {
+    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate,
+                 analysis: QualityChoice?, pace: PublicationPace, chapters: (marked: [FileChapter], timelineStart: Double)) {
         self.chunks = chunks
         self.folder = folder
         self.job = job
         self.tracks = tracks
         self.frameRate = frameRate
         self.chapters = chapters
+        qualityAnalysis = analysis
         published = Mutex((0, pace))
     }
 
@@ -50,16 +53,18 @@ public final class SplitTitle: @unchecked Sendable {
         }
         let source = try SourceStage(input: file, options: options)
         let timelineStart = try source.findTimelineStart()
-        let rungs = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
-                                           displayHeight: video.displayHeight)
+        let ladder = try LadderPlanner.plan(ladder: options.ladder, displayWidth: video.displayWidth,
+                                            displayHeight: video.displayHeight)
         let planner = ChunkPlanner(frameRate: source.frameRate, segmentDurations: options.segmentDurations,
                                    firstChunkSeconds: firstChunkSeconds, chunkSeconds: chunkSeconds)
         let folder = try OutputFolder(destination: URL(fileURLWithPath: outputDirectory)).makeInPlace()
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
+        // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
+        let (rungs, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
         let length = duration - timelineStart + (file.startTime ?? 0)
         return SplitTitle(chunks: planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs),
                           folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
-                          frameRate: source.frameRate,
+                          frameRate: source.frameRate, analysis: analysis,
                           pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations),
                           chapters: (file.chapters, timelineStart))
     }
@@ -107,7 +112,8 @@ public final class SplitTitle: @unchecked Sendable {
         try job.writePlaylists(renditions, audio: audio, subtitles: subtitles, chapters: ChapterList.onTimeline(
             chapters.marked, start: chapters.timelineStart, duration: duration))
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
-        return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio)
+        return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio,
+                               qualityAnalysis: qualityAnalysis)
     }
 
     /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any

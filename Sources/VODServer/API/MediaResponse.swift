@@ -26,6 +26,8 @@ struct MediaResponse: ResponseGenerator {
         let codecs: String
         let frameRate: Double
         let playlistURL: String
+        let rateControl: String?
+        let crf: Double?
 
         /// The JSON object, keys in alphabetical order.
         var json: String {
@@ -34,10 +36,12 @@ struct MediaResponse: ResponseGenerator {
             object.add(Key.averageBandwidth, averageBandwidth)
             object.add(Key.bandwidth, bandwidth)
             object.add(Key.codecs, codecs)
+            object.add(Key.crf, crf)
             object.add(Key.frameRate, frameRate)
             object.add(Key.height, height)
             object.add(Key.name, name)
             object.add(Key.playlistURL, playlistURL)
+            object.add(Key.rateControl, rateControl)
             object.add(Key.width, width)
             return object.json
         }
@@ -107,7 +111,7 @@ struct MediaResponse: ResponseGenerator {
             Variant(
                 name: summary.name, width: summary.width, height: summary.height, bandwidth: summary.bandwidth,
                 averageBandwidth: summary.averageBandwidth, codecs: summary.codecs, frameRate: summary.frameRate,
-                playlistURL: "\(streamURL)/\(summary.playlist)"
+                playlistURL: "\(streamURL)/\(summary.playlist)", rateControl: summary.rateControl?.rawValue, crf: summary.crf
             )
         }
     }

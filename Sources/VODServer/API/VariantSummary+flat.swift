@@ -11,8 +11,13 @@ extension VariantSummary {
               let segmentCount = Self.integer(object["segmentCount"]),
               case .number(let frameRateText) = object["frameRate"], let frameRate = Double(frameRateText)
         else { return nil }
+        var crf: Double?
+        if case .number(let text) = object["crf"] { crf = Double(text) }
+        var rateControl: RateControl?
+        if case .string(let text) = object["rateControl"] { rateControl = RateControl(rawValue: text) }
         self.init(name: name, width: width, height: height, bandwidth: bandwidth, averageBandwidth: averageBandwidth,
-                  codecs: codecs, frameRate: frameRate, segmentCount: segmentCount, playlist: playlist)
+                  codecs: codecs, frameRate: frameRate, segmentCount: segmentCount, playlist: playlist,
+                  rateControl: rateControl, crf: crf)
     }
 
     private static func integer(_ value: FlatJSONArray.Value?) -> Int? {
