@@ -46,20 +46,41 @@ public enum IndependentPlayers {
     /// a `file://` playlist, which GStreamer 1.22's `hlsdemux2` cannot download, plays with playbin. A player that
     /// does not end in time fails with the last lines of its demuxer's log, and one that fails has them after its
     /// standard error: GStreamer's own message ("Couldn't download fragments") does not say which stream or why.
+    /// A play that fails by the demuxer's own race (`adaptiveDemuxRace`) is played again, at most twice.
     public static func gstreamerPlay(uri: String) async throws -> ExternalTool.Output {
+        var attempts = 1
+        while true {
+            var (output, log) = try await gstreamerPlayOnce(uri: uri)
+            if output.status != 0, log.contains(adaptiveDemuxRace), attempts < 3 {
+                attempts += 1
+                continue
+            }
+            if output.status != 0 { output.standardError += "\nits log ends:\n\(log.split(separator: "\n").suffix(60).joined(separator: "\n"))" }
+            return output
+        }
+    }
+
+    /// What GStreamer 1.22's adaptive demuxer logs when one of a title's streams downloads its last segment
+    /// before the demuxer has exposed its pads, and then fails the play with "Couldn't download fragments" though
+    /// every download succeeded: a race of the player on titles of one segment per rendition with several
+    /// renditions (the 1 s subtitled sample film), seen in about 1 of 5 full runs, on an idle machine too. Only a
+    /// failure with this line in the demuxer's log is played again; any other failure is the test's.
+    static let adaptiveDemuxRace = "Can't push EOS on non-exposed pad"
+
+    /// One play of `uri`, with its demuxer's log.
+    private static func gstreamerPlayOnce(uri: String) async throws -> (output: ExternalTool.Output, log: String) {
         let player = uri.hasPrefix("http") ? "playbin3" : "playbin"
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let environment = ["GST_DEBUG": "hlsdemux:4,hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
                            "GST_DEBUG_FILE": log.path]
-        let logTail = { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(60).joined(separator: "\n") }
+        let logText = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         do {
-            var output = try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+            let output = try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
                                                     environment: environment, timeout: 120)
-            if output.status != 0 { output.standardError += "\nits log ends:\n\(logTail())" }
-            return output
+            return (output, logText())
         } catch let error as ToolError {
-            throw ToolError(description: "\(error.description); its log ends:\n\(logTail())")
+            throw ToolError(description: "\(error.description); its log ends:\n\(logText().split(separator: "\n").suffix(60).joined(separator: "\n"))")
         }
     }
 }
