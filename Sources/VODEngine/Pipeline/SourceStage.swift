@@ -28,7 +28,7 @@ final class SourceStage {
     private var measuredAudioEnd = 0.0
     /// The picture transcoded, nil for an audio-only source.
     private let videoStream: MediaStream?
-    private let videoDecoder: Codec?
+    let videoDecoder: Codec?
     /// The audio tracks of the video's program, in the source's order.
     let audioTracks: [AudioTrack]
     /// Every audio encoding, track by track: AAC stereo, then AC-3 5.1 for a surround track. Audio packets go
@@ -45,7 +45,7 @@ final class SourceStage {
     /// has no timestamps of its own (its demuxer guesses some for a few pictures at most), so every picture is
     /// timed from the frame rate, from 0, in the order the decoder shows them. Nil for other inputs.
     private var elementaryClock: Int64?
-    private var firstVideoDecodeError: FFmpegError?
+    private(set) var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
 
     /// The constant output frame rate; for an audio-only title, the nominal rate its segment schedule counts in.
@@ -292,16 +292,4 @@ final class SourceStage {
     }
 
     /// Why no picture came out: the decoder's own complaint, or a file that ends first.
-    private func noPictureError() -> MediaError {
-        guard let error = firstVideoDecodeError, let videoDecoder else {
-            return MediaError.invalid("the file ends before the first video frame")
-        }
-        return MediaError.invalid("the video stream could not be decoded (\(Self.describe(error, from: videoDecoder)))")
-    }
-
-    /// `codec: message`, with the message FFmpeg logged when there is one: "vp9: Invalid frame marker".
-    private static func describe(_ error: FFmpegError, from decoder: Codec) -> String {
-        let message = decoder.lastLoggedError ?? error.averror.map(FFmpegError.message) ?? error.description
-        return "\(decoder.name): \(message)"
-    }
 }

@@ -241,15 +241,6 @@ final class TranscodeJob: @unchecked Sendable {
                                       segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
         }
     }
-
-    /// Writes the final playlists, with the title's `chapters` (on its timeline) beside the master.
-    func writePlaylists(_ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition],
-                        chapters: [Chapter]) throws {
-        let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
-        try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true,
-                        chapters: chapters)
-            .write(to: staging)
-    }
 }
 
 /// Throttles progress reports: at most one per percent of source time decoded or of a rung encoded, plus one
