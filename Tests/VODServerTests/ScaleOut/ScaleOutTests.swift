@@ -62,6 +62,11 @@ import VODTestSupport
         try await waitUntil("both items are ready", timeout: 60) {
             try await cluster.items().filter { $0.status == .ready }.count == 2
         }
+        // The worker counts a job done once the catalog has taken it as ready, so the item can be seen ready a
+        // moment before the worker's counters say so.
+        try await waitUntil("the worker counts both jobs done", timeout: 10) {
+            try Exposition(try await ExternalTool.require("curl", ["-sf", "\(metricsURL)/metrics"]).standardOutput)["vod_transcode_jobs_done_total"] == 2
+        }
         let scraped = try await ExternalTool.require("curl", ["-sf", "\(metricsURL)/metrics"]).standardOutput
         let metrics = try Exposition(scraped)
         #expect(metrics["vod_transcode_jobs_started_total"] == 2 && metrics["vod_transcode_jobs_done_total"] == 2)
