@@ -91,12 +91,19 @@ struct MediaController: Sendable {
 
             private enum CodingKeys: String, CodingKey { case title, description, visibility }
 
-            /// A key may be left out; one that is present must hold a string, since `null` would change nothing.
+            /// A key may be left out; one that is present must hold a string (for `visibility`, `public` or
+            /// `private`), since `null` would change nothing.
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 title = try container.contains(.title) ? container.decode(String.self, forKey: .title) : nil
                 description = try container.contains(.description) ? container.decode(String.self, forKey: .description) : nil
-                visibility = try container.contains(.visibility) ? container.decode(MediaVisibility.self, forKey: .visibility) : nil
+                if container.contains(.visibility) {
+                    let value = try container.decode(String.self, forKey: .visibility)
+                    guard let visibility = MediaVisibility(rawValue: value) else {
+                        throw DecodingError.dataCorruptedError(forKey: .visibility, in: container, debugDescription: "neither public nor private")
+                    }
+                    self.visibility = visibility
+                }
             }
         }
         let id = try Self.id(context)

@@ -23,10 +23,11 @@ struct PlaybackTokenRequest: Decodable {
 
     init() {}
 
+    /// A key may be left out; one that is present must hold a value of its type, not `null`.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        lifetime = try container.decodeIfPresent(Int.self, forKey: .expiresIn) ?? PlaybackTokens.defaultLifetime
-        origins = try container.decodeIfPresent([String].self, forKey: .origins)
+        if container.contains(.expiresIn) { lifetime = try container.decode(Int.self, forKey: .expiresIn) }
+        if container.contains(.origins) { origins = try container.decode([String].self, forKey: .origins) }
     }
 
     /// The body of `request`, none meaning the defaults; 400 when it is not such an object or out of range.

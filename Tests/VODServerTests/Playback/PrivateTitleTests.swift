@@ -139,10 +139,13 @@ import VODTestSupport
             #expect(changed.status == .ok && changed.body.text.hasSuffix(#""visibility":"private"}"#))
             #expect(try await client.execute(uri: segment, method: .get).status == .forbidden)
             #expect(try await client.execute(uri: master, method: .get).status == .forbidden)
-            let invalid = try await client.execute(uri: "/api/media/\(item.id)", method: .patch,
-                                                   headers: [.contentType: "application/json", .apiKey: Self.apiKey],
-                                                   body: ByteBuffer(string: #"{"visibility":"hidden"}"#))
-            #expect(invalid.status == .badRequest)
+            for body in [#"{"visibility":"hidden"}"#, #"{"visibility":null}"#, #"{"visibility":1}"#] {
+                let invalid = try await client.execute(uri: "/api/media/\(item.id)", method: .patch,
+                                                       headers: [.contentType: "application/json", .apiKey: Self.apiKey],
+                                                       body: ByteBuffer(string: body))
+                #expect(invalid.status == .badRequest, "\(body)")
+            }
+            #expect(try await client.execute(uri: segment, method: .get).status == .forbidden, "still private")
             _ = try await client.execute(uri: "/api/media/\(item.id)", method: .patch, headers: [.contentType: "application/json", .apiKey: Self.apiKey],
                                          body: ByteBuffer(string: #"{"visibility":"public"}"#))
             #expect(try await client.execute(uri: segment, method: .get).status == .ok)
@@ -165,7 +168,8 @@ import VODTestSupport
             let expires = try #require(ISO8601DateFormatter.catalog.date(from: expiresAt))
             #expect(abs(expires.timeIntervalSinceNow - 120) < 5)
             #expect(try await PlaybackTokenTests.tokens.verify(token, mediaID: item.id).exp.value == expires)
-            for body in [#"{"expires_in":0}"#, #"{"expires_in":86401}"#, #"{"expires_in":"soon"}"#, #"{"origins":["nowhere"]}"#, "[]"] {
+            for body in [#"{"expires_in":0}"#, #"{"expires_in":86401}"#, #"{"expires_in":"soon"}"#, #"{"expires_in":null}"#,
+                         #"{"origins":["nowhere"]}"#, #"{"origins":null}"#, #"{"origins":[]}"#, "[]"] {
                 let refused = try await client.execute(uri: uri, method: .post, headers: Self.keyed, body: ByteBuffer(string: body))
                 #expect(refused.status == .badRequest, "\(body)")
             }
