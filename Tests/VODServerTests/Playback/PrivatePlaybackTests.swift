@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -44,6 +45,16 @@ import VODTestSupport
             let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
             #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
 
+            let keyHeader = "X-API-Key: \(PrivateTitleTests.apiKey)"
+            let anonymous = try EventStreamClient("\(server)/api/events?last_event_id=0", in: test.directory)
+            let keyed = try EventStreamClient("\(server)/api/events?last_event_id=0", headers: [keyHeader], in: test.directory)
+            let titled = try EventStreamClient("\(server)/api/media/\(id)/events?last_event_id=0&token=\(token)", in: test.directory)
+            defer { [anonymous, keyed, titled].forEach { $0.stop() } }
+            try await keyed.waitFor("the keyed feed has media \(id) ready") { $0.mediaID == id && $0.type == "media.ready" }
+            try await titled.waitFor("the title's feed with its token has it ready") { $0.mediaID == id && $0.type == "media.ready" }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(anonymous.text.hasPrefix("retry:") && anonymous.events.isEmpty, "the anonymous feed has none of its events")
+
             let bare = "\(server)/api/media/\(id)/stream"
             let refused = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", bare, "-f", "null", "-"])
             #expect(refused.status != 0 && refused.standardError.contains("403"), "\(refused.standardError)")
@@ -69,6 +80,20 @@ import VODTestSupport
             let open = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", bare, "-map", "0", "-f", "null", "-"])
             #expect(open.status == 0 && open.standardError.isEmpty, "public again, it plays without a token: \(open.standardError)")
             #expect(try await client.execute(uri: "/api/media/\(id)/poster.jpg", method: .get).status == .ok)
+
+            let raw = try await ExternalTool.require("curl", [
+                "-sf", "-H", keyHeader, "-H", "Content-Type: video/mp4", "--data-binary", "@\(clip)",
+                "\(server)/api/media?title=Raw&visibility=private",
+            ])
+            #expect(raw.standardOutput.hasSuffix(#","visibility":"private"}"#), "\(raw.standardOutput)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+            let tus = try await client.execute(uri: "/api/uploads", method: .post, headers: [
+                .apiKey: PrivateTitleTests.apiKey, .contentType: "application/offset+octet-stream",
+                HTTPField.Name("Tus-Resumable")!: "1.0.0", HTTPField.Name("Upload-Length")!: "\(bytes.count)",
+                HTTPField.Name("Upload-Metadata")!: "filename Y2xpcC5tcDQ=,visibility \(Data("private".utf8).base64EncodedString())",
+            ], body: ByteBuffer(bytes: bytes))
+            let tusID = try #require(tus.headers[HTTPField.Name("Media-Id")!].flatMap { Int64($0) }, "\(tus.status)")
+            #expect(try await test.catalog.media(id: tusID)?.visibility == .private)
         }
     }
 }
