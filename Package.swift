@@ -26,10 +26,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Tests only: waits on the external tools they run without blocking a thread of the cooperative pool.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
@@ -97,6 +98,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "JWTKit", package: "jwt-kit"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/Console")]),
         // The Swift client of the API, for Linux, macOS and iOS: no FFmpeg, no database, no server.
         .target(name: "VODClient", dependencies: [

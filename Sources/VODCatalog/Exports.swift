@@ -1,2 +1,3 @@
 @_exported import enum VODModel.MediaStatus
 @_exported import enum VODModel.MediaEventType
+@_exported import enum VODModel.MediaVisibility

@@ -30,5 +30,10 @@ extension MediaItem: FetchableRecord {
         rungProgressJSON = row["rung_progress"]
         sourceSummaryJSON = row["source_summary"]
         tracksJSON = row["tracks"]
+        let visibility: String = row["visibility"]
+        guard let mediaVisibility = MediaVisibility(rawValue: visibility) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "unknown media visibility \(visibility)")
+        }
+        self.visibility = mediaVisibility
     }
 }

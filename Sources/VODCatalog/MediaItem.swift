@@ -45,12 +45,17 @@ public struct MediaItem: Sendable, Equatable, Codable {
     /// How far each rung's encoder had come at the latest progress report of its transcode, as the JSON array
     /// the worker wrote; nil before the first.
     public var rungProgressJSON: String?
+    /// Who may see and play it: `public` by default (rows and events from before titles had one).
+    public var visibility: MediaVisibility = .public
 
     /// Whether the item can be streamed.
     public var isReady: Bool { status == .ready }
 
     /// Whether its stream can be played: ready, or processing with the first segments of every rendition out.
     public var isPlayable: Bool { isReady || (status == .processing && publishedAt != nil && hlsPath != nil) }
+
+    /// Whether it is `private`.
+    public var isPrivate: Bool { visibility == .private }
 
     /// An item as a catalog row holds it; catalogs attach `captions` afterwards.
     public init(
@@ -91,6 +96,8 @@ public struct NewMedia: Sendable, Equatable {
     public var sourceSummaryJSON: String?
     /// The media JSON's `tracks`, encoded once here rather than on every read.
     public var tracksJSON: String?
+    /// Who may see and play it.
+    public var visibility: MediaVisibility
 
     public init(
         title: String,
@@ -101,7 +108,8 @@ public struct NewMedia: Sendable, Equatable {
         duration: Double?,
         probeJSON: String?,
         sourceSummaryJSON: String? = nil,
-        tracksJSON: String? = nil
+        tracksJSON: String? = nil,
+        visibility: MediaVisibility = .public
     ) {
         self.title = title
         self.description = description
@@ -112,6 +120,7 @@ public struct NewMedia: Sendable, Equatable {
         self.probeJSON = probeJSON
         self.sourceSummaryJSON = sourceSummaryJSON
         self.tracksJSON = tracksJSON
+        self.visibility = visibility
     }
 }
 

@@ -7,12 +7,13 @@ public protocol MediaStore: Sendable {
     func insert(_ media: NewMedia) async throws -> MediaItem
     /// The item with `id`, if any.
     func media(id: Int64) async throws -> MediaItem?
-    /// Items newest first, optionally only those with `status`; every one when `limit` is nil.
-    func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem]
+    /// Items newest first, optionally only those with `status`, the private ones only when `includingPrivate`;
+    /// every one when `limit` is nil.
+    func list(status: MediaStatus?, includingPrivate: Bool, limit: Int?, offset: Int) async throws -> [MediaItem]
     /// How many items have each status, in one query; a status no item has is missing.
     func countByStatus() async throws -> [MediaStatus: Int]
-    /// Changes the title and description; `nil` leaves a field as it is.
-    func update(id: Int64, title: String?, description: String?) async throws -> MediaItem?
+    /// Changes the title, description and visibility; `nil` leaves a field as it is.
+    func update(id: Int64, title: String?, description: String?, visibility: MediaVisibility?) async throws -> MediaItem?
     /// Removes the item and returns it as it was.
     func delete(id: Int64) async throws -> MediaItem?
     /// Moves a failed item back to `pending` with a fresh attempt count.
@@ -22,4 +23,16 @@ public protocol MediaStore: Sendable {
     func sourcePaths() async throws -> [Int64: String]
     /// Checks that the storage answers.
     func ping() async throws
+}
+
+extension MediaStore {
+    /// Every item, private ones included, newest first, optionally only those with `status`.
+    public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
+        try await list(status: status, includingPrivate: true, limit: limit, offset: offset)
+    }
+
+    /// Changes the title and description; `nil` leaves a field as it is.
+    public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
+        try await update(id: id, title: title, description: description, visibility: nil)
+    }
 }

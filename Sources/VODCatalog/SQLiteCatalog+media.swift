@@ -7,12 +7,12 @@ extension SQLiteCatalog {
                 db,
                 sql: """
                     INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
-                        source_summary, tracks)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                        source_summary, tracks, visibility)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                     """,
                 arguments: [
                     media.title, media.description, media.sourceFileName, media.sourcePath, media.sourceSize,
-                    media.duration, media.probeJSON, media.sourceSummaryJSON, media.tracksJSON,
+                    media.duration, media.probeJSON, media.sourceSummaryJSON, media.tracksJSON, media.visibility.rawValue,
                 ]
             )!
         }
@@ -25,13 +25,16 @@ extension SQLiteCatalog {
         }
     }
 
-    public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
+    public func list(status: MediaStatus?, includingPrivate: Bool, limit: Int?, offset: Int) async throws -> [MediaItem] {
         try await writer.read { db in
             let items = try MediaItem.fetchAll(
                 db,
-                sql: "SELECT * FROM media WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+                sql: """
+                    SELECT * FROM media WHERE (?1 IS NULL OR status = ?1) AND (?4 OR visibility = 'public')
+                    ORDER BY id DESC LIMIT ?2 OFFSET ?3
+                    """,
                 // SQLite reads a negative LIMIT as no limit.
-                arguments: [status?.rawValue, limit ?? -1, offset]
+                arguments: [status?.rawValue, limit ?? -1, offset, includingPrivate]
             )
             return try Self.attachingCaptions(to: items, db)
         }
@@ -46,16 +49,16 @@ extension SQLiteCatalog {
         }
     }
 
-    public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
+    public func update(id: Int64, title: String?, description: String?, visibility: MediaVisibility?) async throws -> MediaItem? {
         try await writer.write { db in
             let item = try MediaItem.fetchOne(
                 db,
                 sql: """
                     UPDATE media SET title = coalesce(?, title), description = coalesce(?, description),
-                        updated_at = \(sqlNow)
+                        visibility = coalesce(?, visibility), updated_at = \(sqlNow)
                     WHERE id = ? RETURNING *
                     """,
-                arguments: [title, description, id]
+                arguments: [title, description, visibility?.rawValue, id]
             )
             return try item.map { try Self.attachingCaptions(to: [$0], db)[0] }
         }

@@ -136,6 +136,11 @@ extension SQLiteCatalog {
         migrator.registerMigration("v8: stored summaries") { db in
             try db.execute(sql: "ALTER TABLE media ADD COLUMN source_summary TEXT; ALTER TABLE media ADD COLUMN tracks TEXT")
         }
+        migrator.registerMigration("v9: visibility") { db in
+            try db.execute(
+                sql: "ALTER TABLE media ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'))"
+            )
+        }
         return migrator
     }
 }

@@ -68,9 +68,12 @@ public struct VODClient: Sendable {
         try await decode(Media.self, from: send(.GET, "/api/media/\(id)"))
     }
 
-    /// Changes the title or the description of item `id`, or both; nil leaves a value as it is.
-    public func update(id: Int64, title: String? = nil, description: String? = nil) async throws -> Media {
-        let changes = [("title", title), ("description", description)].compactMap { key, value in value.map { (key, $0) } }
+    /// Changes the title, the description or the visibility of item `id`; nil leaves a value as it is.
+    public func update(
+        id: Int64, title: String? = nil, description: String? = nil, visibility: MediaVisibility? = nil
+    ) async throws -> Media {
+        let changes = [("title", title), ("description", description), ("visibility", visibility?.rawValue)]
+            .compactMap { key, value in value.map { (key, $0) } }
         let body = try JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: changes), options: [.sortedKeys])
         return try await decode(Media.self, from: send(.PATCH, "/api/media/\(id)", body: Array(body), contentType: "application/json"))
     }

@@ -54,6 +54,8 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
     /// The chapters of the uploaded file (Matroska, MP4); empty when it has none, nil for rows probed before
     /// chapters were read.
     public var chapters: [Chapter]?
+    /// Who may see and play the item; `public` when a server that predates it leaves it out.
+    public var visibility: MediaVisibility = .public
 
     /// The keys of the media JSON, in the order the server writes them: the client contract's first.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -73,6 +75,7 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         case posterURL = "poster_url"
         case thumbnails
         case chapters
+        case visibility
     }
 
     /// Writes every key, absent values as JSON null, as the server does.
@@ -101,5 +104,6 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         try container.encode(posterURL, forKey: .posterURL)
         try container.encode(thumbnails, forKey: .thumbnails)
         try container.encode(chapters, forKey: .chapters)
+        try container.encode(visibility, forKey: .visibility)
     }
 }

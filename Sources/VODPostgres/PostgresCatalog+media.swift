@@ -6,9 +6,9 @@ extension PostgresCatalog {
         let items = try await fetch(
             """
             INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
-                source_summary, tracks)
+                source_summary, tracks, visibility)
             VALUES (\(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
-                \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON))
+                \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON), \(media.visibility.rawValue))
             RETURNING *
             """, MediaItem.init(postgres:))
         try await notifyWorkers()
@@ -19,11 +19,12 @@ extension PostgresCatalog {
         try await withCaptions(try await fetch("SELECT * FROM media WHERE id = \(id)", MediaItem.init(postgres:))).first
     }
 
-    public func list(status: MediaStatus?, limit: Int?, offset: Int) async throws -> [MediaItem] {
+    public func list(status: MediaStatus?, includingPrivate: Bool, limit: Int?, offset: Int) async throws -> [MediaItem] {
         // LIMIT NULL is no limit.
         try await withCaptions(try await fetch(
             """
-            SELECT * FROM media WHERE \(status?.rawValue)::text IS NULL OR status = \(status?.rawValue)
+            SELECT * FROM media WHERE (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
+                AND (\(includingPrivate) OR visibility = 'public')
             ORDER BY id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
             """, MediaItem.init(postgres:)))
     }
@@ -37,11 +38,11 @@ extension PostgresCatalog {
         }
     }
 
-    public func update(id: Int64, title: String?, description: String?) async throws -> MediaItem? {
+    public func update(id: Int64, title: String?, description: String?, visibility: MediaVisibility?) async throws -> MediaItem? {
         try await withCaptions(try await fetch(
             """
             UPDATE media SET title = coalesce(\(title), title), description = coalesce(\(description), description),
-                updated_at = \(unescaped: pgNow)
+                visibility = coalesce(\(visibility?.rawValue), visibility), updated_at = \(unescaped: pgNow)
             WHERE id = \(id) RETURNING *
             """, MediaItem.init(postgres:))).first
     }

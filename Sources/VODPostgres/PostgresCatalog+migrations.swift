@@ -118,6 +118,9 @@ extension PostgresCatalog {
             "ALTER TABLE media ADD COLUMN source_summary TEXT",
             "ALTER TABLE media ADD COLUMN tracks TEXT",
         ]),
+        ("v9: visibility", [
+            "ALTER TABLE media ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'))",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

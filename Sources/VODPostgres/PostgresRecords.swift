@@ -30,6 +30,9 @@ extension MediaItem {
         rungProgressJSON = try row["rung_progress"].decode(String?.self)
         sourceSummaryJSON = try row["source_summary"].decode(String?.self)
         tracksJSON = try row["tracks"].decode(String?.self)
+        let visibility = try row["visibility"].decode(String.self)
+        guard let mediaVisibility = MediaVisibility(rawValue: visibility) else { throw UnknownStatus(value: visibility) }
+        self.visibility = mediaVisibility
     }
 }
 

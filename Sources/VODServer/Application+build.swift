@@ -24,7 +24,10 @@ public func buildApplication(
     )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let renderer = EventRenderer(storedJSON: storedJSON)
-    let webSocket = EventsWebSocket(feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL)
+    let webSocket = EventsWebSocket(
+        feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL,
+        access: EventAccess(tokens: configuration.playbackTokens, protection: configuration.writeProtection)
+    )
     let deliveries = EventDeliveryService(
         catalog: library.catalog, policy: configuration.webhooks, wakeups: library.events.wakeups,
         render: { [baseURL = configuration.unsolicitedBaseURL] in try renderer.json(of: $0, baseURL: baseURL) }, logger: logger
@@ -63,19 +66,22 @@ func buildRouter(
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
     router.addHealthCheck(catalog: library.catalog)
+    let playback = configuration.playbackTokens
     MediaController(
         library: library,
         streamFiles: streamFiles,
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
+        playback: playback,
         publicURL: publicURL,
         storedJSON: storedJSON,
         metrics: metrics,
         thumbnailRenderer: ThumbnailRenderer(limits: configuration.thumbnailLimits),
         renderThumbnail: configuration.renderThumbnail
     ).addRoutes(to: router.group("api/media"))
-    EventsController(feed: feed, catalog: library.catalog, renderer: EventRenderer(storedJSON: storedJSON), publicURL: publicURL)
+    EventsController(feed: feed, catalog: library.catalog, renderer: EventRenderer(storedJSON: storedJSON), publicURL: publicURL,
+                     access: EventAccess(tokens: playback, protection: configuration.writeProtection))
         .addRoutes(to: router.group("api"))
     WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/workers"))

@@ -58,6 +58,12 @@ public struct VODServerConfiguration: Sendable {
     public var playerScriptURL: String?
     /// Thumbnails rendered at once and requests waiting for one (`GET /api/media/:id/thumbnail.jpg`).
     public var thumbnailLimits: ThumbnailLimits
+    /// The HS256 key private titles' playback tokens are signed with (`--playback-key-file`); without one, no
+    /// token is issued and private titles do not play.
+    public var playbackKey: String?
+
+    /// Issues and checks playback tokens under `playbackKey`.
+    var playbackTokens: PlaybackTokens { PlaybackTokens(key: playbackKey) }
 
     /// Who may write from a web page: the listed origins, and the server's own.
     var crossOriginWrites: CrossOriginWrites {
@@ -118,7 +124,8 @@ public struct VODServerConfiguration: Sendable {
         uploadExpiry: Duration = .seconds(24 * 3600),
         webhooks: WebhookPolicy = WebhookPolicy(),
         playerScriptURL: String? = nil,
-        thumbnailLimits: ThumbnailLimits = ThumbnailLimits()
+        thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
+        playbackKey: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -143,5 +150,6 @@ public struct VODServerConfiguration: Sendable {
         self.webhooks = webhooks
         self.playerScriptURL = playerScriptURL
         self.thumbnailLimits = thumbnailLimits
+        self.playbackKey = playbackKey
     }
 }

@@ -9,6 +9,9 @@ struct SecurityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file whose first line is the HMAC-SHA256 secret writes are signed with (env VOD_API_SECRET_FILE; or the secret in VOD_API_SECRET).", valueName: "path"))
     var apiSecretFile: String?
 
+    @Option(help: ArgumentHelp("A file whose first line (at least 32 bytes) is the HS256 key playback tokens of private titles are signed with (env VOD_PLAYBACK_KEY_FILE); without it, no token is issued.", valueName: "path"))
+    var playbackKeyFile: String?
+
     @Option(help: ArgumentHelp(
         "An origin (https://app.example.com) whose web pages may upload, change and delete; repeatable (env VOD_CORS_ORIGINS, separated by spaces or commas). Pages of other origins may only read.",
         valueName: "origin"))
@@ -35,6 +38,11 @@ struct SecurityOptions: ParsableArguments {
         if let key = environment("VOD_API_KEY") { keys.append(key) }
         let secret = try (apiSecretFile ?? environment("VOD_API_SECRET_FILE")).map(WriteProtection.secret(inFile:))
         return WriteProtection(keys: keys, secret: secret ?? environment("VOD_API_SECRET"))
+    }
+
+    /// The playback key from `--playback-key-file` or `VOD_PLAYBACK_KEY_FILE`; nil when neither is given.
+    func playbackKey() throws -> String? {
+        try (playbackKeyFile ?? environment("VOD_PLAYBACK_KEY_FILE")).map(PlaybackTokens.key(inFile:))
     }
 
     /// The origins of `--cors-origin`, or of `VOD_CORS_ORIGINS`; each must be an http or https origin.

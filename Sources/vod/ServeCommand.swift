@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also be set by an environment variable: VOD_HOST, VOD_PORT, VOD_DATABASE, \
             VOD_MEDIA_DIR, VOD_OUTPUT_DIR, VOD_WORKERS, VOD_MAX_UPLOAD_SIZE, VOD_PUBLIC_URL, VOD_LOG_LEVEL, \
-            VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
+            VOD_API_KEY_FILE, VOD_API_SECRET_FILE, VOD_PLAYBACK_KEY_FILE, VOD_IDLE_TIMEOUT, VOD_MIN_UPLOAD_RATE, VOD_JOB_TIMEOUT, \
             VOD_SHUTDOWN_TIMEOUT, VOD_SEGMENT_CACHE_SIZE, VOD_LEASE, VOD_SPLIT_AFTER, VOD_CHUNK_SECONDS, \
             VOD_UPLOAD_EXPIRY, VOD_WEBHOOK_URLS, VOD_WEBHOOK_SECRET, VOD_WEBHOOK_RETRY_DELAY, \
             VOD_PLAYER_SCRIPT_URL, VOD_CORS_ORIGINS, VOD_ALLOW_OPEN_WRITES and VOD_RATE_CONTROL. \
@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
             need X-API-Key; with a secret in VOD_API_SECRET or --api-secret-file they must also be signed \
             (see docs/security.md). With neither, anyone can write, and a warning is logged at start; then \
             vod serve listens only on loopback addresses unless --allow-open-writes is given. Web pages of \
-            other origins may read, and may write only if their origin is listed with --cors-origin.
+            other origins may read, and may write only if their origin is listed with --cors-origin. \
+            A private title is listed only with X-API-Key and plays only with a playback token, signed with \
+            the key of --playback-key-file; without that key, no token is issued.
             """
     )
 
@@ -124,7 +126,8 @@ struct ServeCommand: AsyncParsableCommand {
             uploadExpiry: .seconds(try resolvedUploadExpiry()),
             webhooks: try webhooks.webhookPolicy(),
             playerScriptURL: resolvedPlayerScriptURL(),
-            thumbnailLimits: try resolvedThumbnailLimits()
+            thumbnailLimits: try resolvedThumbnailLimits(),
+            playbackKey: try security.playbackKey()
         )
         if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }
         let library = try await storage.library(logger: logger)

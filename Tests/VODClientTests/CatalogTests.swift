@@ -21,6 +21,11 @@ import VODTestSupport
         #expect(try await client.update(id: ready.id, description: "Only this").title == "After", "nil leaves the title")
         #expect(try await client.list(status: .ready).map(\.description) == ["Only this"])
         #expect(try await client.list(status: .failed).isEmpty)
+        #expect(updated.visibility == .public)
+        #expect(try await client.update(id: ready.id, visibility: .private).visibility == .private)
+        #expect(try await client.list().isEmpty, "a private title is not listed without an API key")
+        #expect(try await client.update(id: ready.id, visibility: .public).visibility == .public)
+        #expect(try await client.list().map(\.id) == [ready.id])
 
         let caption = try await client.addCaption(to: ready.id, file: captionFile, language: "fr", isDefault: true)
         #expect(caption.language == "fr" && caption.name == "Français" && caption.isDefault && caption.mediaID == ready.id)

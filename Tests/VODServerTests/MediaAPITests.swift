@@ -27,7 +27,7 @@ import VODModel
                 "source":null,"tracks":null,"captions":[],"playable":true,\
                 "published_at":"\(try #require(item.publishedAt))",\
                 "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds))),\
-                "rung_progress":null,"poster_url":null,"thumbnails":null,"chapters":null}
+                "rung_progress":null,"poster_url":null,"thumbnails":null,"chapters":null,"visibility":"public"}
                 """
             #expect(response.body.text == expected)
             #expect(item.publishedAt == item.updatedAt, "published when it became ready, not before")
@@ -163,7 +163,7 @@ import VODModel
             #expect(empty.body.text == #"{"error":"The title cannot be empty"}"#)
             let garbage = try await client.execute(uri: "/api/media/\(item.id)", method: .patch, body: ByteBuffer(string: "title=x"))
             #expect(garbage.status == .badRequest)
-            #expect(garbage.body.text == #"{"error":"Send a JSON object with \"title\" and/or \"description\" strings"}"#)
+            #expect(garbage.body.text == #"{"error":"Send a JSON object with \"title\" and/or \"description\" strings and/or \"visibility\" (public or private)"}"#)
             let unknown = try await client.execute(uri: "/api/media/999", method: .patch, body: ByteBuffer(string: #"{"title":"x"}"#))
             #expect(unknown.body.text == #"{"error":"Media not found"}"#)
         }

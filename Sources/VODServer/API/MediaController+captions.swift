@@ -59,6 +59,7 @@ extension MediaController {
     /// `GET /api/media/:id/captions`: the item's uploaded captions, oldest first.
     @Sendable func listCaptions(_ request: Request, context: VODRequestContext) async throws -> Response {
         let item = try await item(context)
+        _ = try await grant(request, id: item.id, visibility: item.visibility)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(string: CaptionResponse.array(item.captions, streamURL: streamURL(of: item.id, request: request)))))
     }

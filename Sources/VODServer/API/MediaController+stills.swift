@@ -29,9 +29,10 @@ extension MediaController {
     /// Serves `name` from the title's `stills/` folder through the stream files (path checks, ETag, caching).
     private func stillFile(_ name: String, request: Request, context: VODRequestContext) async throws -> Response {
         let id = try Self.id(context)
+        let grant = try await streamGrant(request, context: context)
         do {
             let file = try await streamFiles.file(id: id, components: [Substring(StillsManifest.folder), Substring(name)])
-            return try await file.response(to: request, context: context, segments: streamFiles.segments)
+            return try await playbackResponse(file, grant: grant, request: request, context: context)
         } catch let error as APIError where error == .segmentNotFound("\(StillsManifest.folder)/\(name)") {
             throw APIError.http(.notFound, message: "Still not found")
         } catch let error as HTTPError where error.status == .notFound {
@@ -43,8 +44,9 @@ extension MediaController {
     /// `Thumbnail.widths`, read and rendered on the thumbnail renderer's threads within its limits and kept in
     /// memory by what it shows; `X-Thumbnail-Time` and `X-Thumbnail-Width` say what that is.
     @Sendable func thumbnail(_ request: Request, context: VODRequestContext) async throws -> Response {
-        let query = try ThumbnailQuery(request.uri.queryParameters)
         let item = try await item(context)
+        let grant = try await grant(request, id: item.id, visibility: item.visibility)
+        let query = try ThumbnailQuery(request.uri.queryParameters)
         guard item.isReady, let hlsPath = item.hlsPath else { throw APIError.notReady }
         let duration = item.duration ?? 0
         guard query.time <= duration else {
@@ -66,7 +68,7 @@ extension MediaController {
             file = try StreamFile(bytes: Array(rendered.jpeg), contentType: "image/jpeg", modified: Date(), gzip: false)
             thumbnails.store(file, for: key)
         }
-        var response = try await file.response(to: request, context: context, segments: streamFiles.segments)
+        var response = try await playbackResponse(file, grant: grant, request: request, context: context)
         response.headers[.thumbnailTime] = OrderedJSONObject.number((snapped.time * 1000).rounded() / 1000)
         response.headers[.thumbnailWidth] = String(snapped.width)
         return response

@@ -7,23 +7,25 @@ extension MediaController {
 
     /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
-        try await serve(try await streamFiles.master(id: try Self.id(context)), request: request, context: context)
+        let grant = try await streamGrant(request, context: context)
+        return try await serve(try await streamFiles.master(id: try Self.id(context)), grant: grant, request: request, context: context)
     }
 
     /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
     @Sendable func streamFile(_ request: Request, context: VODRequestContext) async throws -> Response {
         let components = context.parameters.getCatchAll()
+        let grant = try await streamGrant(request, context: context)
         let file = try await streamFiles.file(id: try Self.id(context), components: components)
         do {
-            return try await serve(file, request: request, context: context)
+            return try await serve(file, grant: grant, request: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
             throw APIError.segmentNotFound(components.joined(separator: "/"))
         }
     }
 
-    /// The response for `file`, its body bytes counted as served.
-    private func serve(_ file: StreamFile, request: Request, context: VODRequestContext) async throws -> Response {
-        let response = try await file.response(to: request, context: context, segments: streamFiles.segments)
+    /// The response for `file` read with `grant`, its body bytes counted as served.
+    private func serve(_ file: StreamFile, grant: PlaybackGrant?, request: Request, context: VODRequestContext) async throws -> Response {
+        let response = try await playbackResponse(file, grant: grant, request: request, context: context)
         metrics.servedBytes.increment(by: Int64(response.body.contentLength ?? 0))
         return response
     }

@@ -4,8 +4,8 @@ import VODCatalog
 import VODService
 
 extension MediaController {
-    /// `POST /api/media`: receives a multipart form (`file`, `title`, `description`) or a raw `video/*` body
-    /// (`title` and `description` in the query) into a staging file, then hands it to `MediaLibrary.ingest`,
+    /// `POST /api/media`: receives a multipart form (`file`, `title`, `description`, `visibility`) or a raw
+    /// `video/*` body (`title`, `description` and `visibility` in the query) into a staging file, then hands it to `MediaLibrary.ingest`,
     /// which probes it and queues the job. Whatever fails, the staging file is removed.
     @Sendable func upload(_ request: Request, context: VODRequestContext) async throws -> Response {
         let contentType = request.headers[.contentType]
@@ -21,6 +21,7 @@ extension MediaController {
         let query = request.uri.queryParameters
         var title = query["title"].map(String.init)
         var description = query["description"].map(String.init)
+        var visibility = query["visibility"].map(String.init)
         let fileName: String
         do {
             if let boundary {
@@ -30,6 +31,7 @@ extension MediaController {
                 fileName = name
                 title = form.fields["title"] ?? title
                 description = form.fields["description"] ?? description
+                visibility = form.fields["visibility"] ?? visibility
             } else {
                 let size = try await receiver.receiveRaw(request.body, expectedLength: declaredLength)
                 metrics.uploadedBytes.increment(by: size)
@@ -46,7 +48,8 @@ extension MediaController {
         let item: MediaItem
         do {
             item = try await library.ingest(
-                file: staging, originalName: fileName, title: title, description: description, mode: .move
+                file: staging, originalName: fileName, title: title, description: description,
+                visibility: try MediaVisibility(parameter: visibility) ?? .public, mode: .move
             )
         } catch let error as IngestError {
             throw APIError(error)

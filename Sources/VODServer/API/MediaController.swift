@@ -11,6 +11,8 @@ struct MediaController: Sendable {
     let jobs: RunningJobs
     let maxUploadSize: Int64
     let writeProtection: WriteProtection
+    /// Issues and checks the playback tokens of private titles.
+    let playback: PlaybackTokens
     let publicURL: String?
     /// Decoded probe summaries and variants of the rows served lately.
     let storedJSON: StoredJSONCache
@@ -33,7 +35,7 @@ struct MediaController: Sendable {
     /// The largest body of a signed `PATCH`, `DELETE` or retry, which is read before the handler runs.
     static let maximumSignedBodySize = 64 * 1024
 
-    /// Reads are public; writes go through `WriteProtectionMiddleware`.
+    /// Reads are public but for private titles (`PlaybackGrant`); writes go through `WriteProtectionMiddleware`.
     func addRoutes(to group: RouterGroup<VODRequestContext>) {
         group.group()
             .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .streamed))
@@ -44,6 +46,7 @@ struct MediaController: Sendable {
             .patch(":id", use: update)
             .delete(":id", use: delete)
             .post(":id/retry", use: retry)
+            .post(":id/playback-token", use: playbackToken)
             .delete(":id/captions/:captionId", use: deleteCaption)
         group.get(use: list)
         group.get(":id", use: show)
@@ -67,26 +70,40 @@ struct MediaController: Sendable {
         // The contract lists all media: paging applies only when asked for.
         let limit = try Self.integer(query["limit"], name: "limit", range: 1...Self.maximumLimit)
         let offset = try Self.integer(query["offset"], name: "offset", range: 0...Int.max) ?? 0
-        let items = try await library.catalog.list(status: status, limit: limit, offset: offset)
+        let items = try await library.catalog.list(
+            status: status, includingPrivate: writeProtection.admitsPrivateReads(request.headers), limit: limit, offset: offset
+        )
         return MediaResponse.list(items.map { representation(of: $0, request: request) })
     }
 
+    /// A private title is shown only to a request with an API key: to others it does not exist.
     @Sendable func show(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
-        representation(of: try await item(context), request: request)
+        let item = try await item(context)
+        guard !item.isPrivate || writeProtection.admitsPrivateReads(request.headers) else { throw APIError.mediaNotFound }
+        return representation(of: item, request: request)
     }
 
     @Sendable func update(_ request: Request, context: VODRequestContext) async throws -> MediaResponse {
         struct Changes: Decodable {
             var title: String?
             var description: String?
+            var visibility: MediaVisibility?
 
-            private enum CodingKeys: String, CodingKey { case title, description }
+            private enum CodingKeys: String, CodingKey { case title, description, visibility }
 
-            /// A key may be left out; one that is present must hold a string, since `null` would change nothing.
+            /// A key may be left out; one that is present must hold a string (for `visibility`, `public` or
+            /// `private`), since `null` would change nothing.
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 title = try container.contains(.title) ? container.decode(String.self, forKey: .title) : nil
                 description = try container.contains(.description) ? container.decode(String.self, forKey: .description) : nil
+                if container.contains(.visibility) {
+                    let value = try container.decode(String.self, forKey: .visibility)
+                    guard let visibility = MediaVisibility(rawValue: value) else {
+                        throw DecodingError.dataCorruptedError(forKey: .visibility, in: container, debugDescription: "neither public nor private")
+                    }
+                    self.visibility = visibility
+                }
             }
         }
         let id = try Self.id(context)
@@ -94,13 +111,18 @@ struct MediaController: Sendable {
         do {
             changes = try await request.decode(as: Changes.self, context: context)
         } catch {
-            throw APIError.badRequest("Send a JSON object with \"title\" and/or \"description\" strings")
+            throw APIError.badRequest(
+                "Send a JSON object with \"title\" and/or \"description\" strings and/or \"visibility\" (public or private)"
+            )
         }
         if let title = changes.title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw APIError.badRequest("The title cannot be empty")
         }
-        guard let item = try await library.catalog.update(id: id, title: changes.title, description: changes.description)
-        else { throw APIError.mediaNotFound }
+        guard let item = try await library.catalog.update(
+            id: id, title: changes.title, description: changes.description, visibility: changes.visibility
+        ) else { throw APIError.mediaNotFound }
+        // The stream files hold the visibility with the folder: the next request asks the catalog again.
+        if changes.visibility != nil { streamFiles.forget(id: id) }
         return representation(of: item, request: request)
     }
 

@@ -53,7 +53,8 @@ struct MediaResponse: ResponseGenerator {
     /// stream plays, also while the title is still processing), published_at (when it first could) and
     /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
     /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
-    /// until the title is ready with its pictures), and chapters (the original's, from the probe at upload).
+    /// until the title is ready with its pictures), chapters (the original's, from the probe at upload), and
+    /// visibility (`public` or `private`).
     /// `hls_path` is set only once ready, as before.
     var json: String {
         typealias Key = Media.CodingKeys
@@ -82,6 +83,7 @@ struct MediaResponse: ResponseGenerator {
         object.add(Key.posterURL, stills?.posterURL)
         object.addRaw(Key.thumbnails, stills?.json ?? "null")
         object.addRaw(Key.chapters, stored.chaptersJSON)
+        object.add(Key.visibility, item.visibility.rawValue)
         return object.json
     }
 

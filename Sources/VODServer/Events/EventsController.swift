@@ -7,23 +7,34 @@ import VODService
 ///
 /// A client that reconnects with `Last-Event-ID` (or `?last_event_id=`, for the first connection) gets every
 /// event after that one, then the new ones; without it, the new ones only. A comment line keeps the stream
-/// alive every 15 s of silence. Streams end at graceful shutdown, and clients reconnect.
+/// alive every 15 s of silence. Streams end at graceful shutdown, and clients reconnect. A private title's events
+/// go only to readers with an API key or, on its own feed, its playback token (`EventAccess`); its own feed
+/// refuses other readers with 403.
 struct EventsController: Sendable {
     let feed: EventFeed
     let catalog: any MediaStore
     let renderer: EventRenderer
     let publicURL: String?
+    let access: EventAccess
 
     func addRoutes(to api: RouterGroup<VODRequestContext>) {
         api.get("events") { request, _ in try await stream(request, mediaID: nil) }
         api.get("media/:id/events") { request, context in
             let id = try MediaController.id(context)
-            if try await catalog.media(id: id) == nil, try Self.lastEventID(request) == nil { throw APIError.mediaNotFound }
+            let item = try await catalog.media(id: id)
+            if item == nil, try Self.lastEventID(request) == nil { throw APIError.mediaNotFound }
+            if let item, item.isPrivate {
+                _ = try await PlaybackGrant.check(
+                    request.headers, token: Self.token(request), id: id, visibility: .private,
+                    tokens: access.tokens, protection: access.protection
+                )
+            }
             return try await stream(request, mediaID: id)
         }
     }
 
     private func stream(_ request: Request, mediaID: Int64?) async throws -> Response {
+        let audience = await access.audience(request.headers, token: Self.token(request), mediaID: mediaID)
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
         let baseURL = request.baseURL(publicURL: publicURL)
         let renderer = self.renderer
@@ -35,10 +46,12 @@ struct EventsController: Sendable {
             try await withGracefulShutdownHandler {
                 for await delivery in subscription.deliveries {
                     switch delivery {
-                    case .event(let event):
+                    case .event(let event) where audience.sees(event):
                         try await writer.write(ByteBuffer(string: try renderer.serverSentEvent(of: event, baseURL: baseURL)))
                     case .keepAlive:
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .event:
+                        continue
                     }
                 }
             } onGracefulShutdown: {
@@ -46,6 +59,11 @@ struct EventsController: Sendable {
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// The playback token of the `token` parameter.
+    static func token(_ request: Request) -> String? {
+        request.uri.queryParameters["token"].map(String.init)
     }
 
     /// The event a reconnecting client saw last: the `Last-Event-ID` header, else the `last_event_id` parameter.

@@ -8,11 +8,13 @@ import VODService
 
 /// `GET /api/ws`: the status events of `GET /api/events` over a WebSocket, one JSON text message each, for
 /// clients that expect events that way. `?last_event_id=` resumes after an event and `?media_id=` keeps one
-/// item's, as with SSE. The socket closes at graceful shutdown, and clients reconnect.
+/// item's, as with SSE; a private title's events need an API key or, with `media_id`, its `?token=`
+/// (`EventAccess`). The socket closes at graceful shutdown, and clients reconnect.
 struct EventsWebSocket: Sendable {
     let feed: EventFeed
     let renderer: EventRenderer
     let publicURL: String?
+    let access: EventAccess
 
     /// The path it answers on.
     static let path = "/api/ws"
@@ -28,6 +30,7 @@ struct EventsWebSocket: Sendable {
         guard let lastEventID = Self.number(query["last_event_id"]), let mediaID = Self.number(query["media_id"]) else {
             return .dontUpgrade
         }
+        let audience = await access.audience(request.headerFields, token: query["token"], mediaID: mediaID)
         let subscription = try await feed.subscribe(after: lastEventID, mediaID: mediaID)
         let baseURL = request.baseURL(publicURL: publicURL)
         let renderer = self.renderer
@@ -36,7 +39,7 @@ struct EventsWebSocket: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await delivery in subscription.deliveries {
-                            guard case .event(let event) = delivery else { continue }
+                            guard case .event(let event) = delivery, audience.sees(event) else { continue }
                             try await outbound.write(.text(try renderer.json(of: event, baseURL: baseURL)))
                         }
                     }

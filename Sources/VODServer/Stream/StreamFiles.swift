@@ -14,6 +14,10 @@ import VODService
 /// of a live title (it may turn ready, fail or be deleted, on this node or another) is trusted for
 /// `liveStateLifetime`, which keeps the catalog off the path of each request.
 ///
+/// A private title's files are never answered without waiting (`immediateFile`): its requests go to the route,
+/// which checks their playback token first. Its visibility is what the catalog said when its folder was looked
+/// up, and `forget` makes the next request ask again.
+///
 /// Only files inside the item's own output folder are served: path components are checked against a strict
 /// pattern and the resolved real path, symlinks followed, must still lie inside that folder.
 final class StreamFiles: Sendable {
@@ -22,10 +26,12 @@ final class StreamFiles: Sendable {
     /// How long what the catalog said about a live title is trusted before it is asked again.
     static let liveStateLifetime: Duration = .seconds(1)
 
-    /// A playable item's real output folder, whether the item was still processing, and when the catalog said so.
+    /// A playable item's real output folder, whether the item was still processing, its visibility, and when
+    /// the catalog said so.
     private struct Root: Sendable {
         let path: String
         let isLive: Bool
+        let visibility: MediaVisibility
         let checked: ContinuousClock.Instant
 
         /// Whether what the catalog said still stands at `now`: for good when ready, for `liveStateLifetime` when live.
@@ -92,7 +98,7 @@ final class StreamFiles: Sendable {
     /// catalog said of the title still stands (ready, or live and said within `liveStateLifetime`), and the file
     /// is cached and, for a live title, unchanged on disk. Nil sends the request the long way.
     func immediateFile(id: Int64, relative: String?) -> StreamFile? {
-        guard let root = roots.withLock({ $0[id] }), root.stands(at: .now) else { return nil }
+        guard let root = roots.withLock({ $0[id] }), root.stands(at: .now), root.visibility == .public else { return nil }
         return cachedCopy(key: relative.map { "\(id)/\($0)" } ?? "\(id)/", root: root)
     }
 
@@ -118,14 +124,25 @@ final class StreamFiles: Sendable {
         return loaded.file
     }
 
+    /// The visibility of item `id`: what was said of its folder while that still stands, else the catalog's
+    /// (and its folder kept when it is playable); `Media not found` when there is no such item.
+    func visibility(of id: Int64) async throws -> MediaVisibility {
+        if let known = roots.withLock({ $0[id] }), known.stands(at: .now) { return known.visibility }
+        return try await lookUp(id).item.visibility
+    }
+
     /// Where a playable item's files are; `Media not found` or `Media not ready for streaming` otherwise. A
     /// ready item's folder is kept for good, a live one's for `liveStateLifetime`.
     private func root(for id: Int64) async throws -> Root {
+        if let known = roots.withLock({ $0[id] }), known.stands(at: .now) { return known }
+        guard let root = try await lookUp(id).root else { throw APIError.notReady }
+        return root
+    }
+
+    /// Item `id` as the catalog has it now, and its folder, kept, when it is playable.
+    private func lookUp(_ id: Int64) async throws -> (item: MediaItem, root: Root?) {
         let now = ContinuousClock.now
         let known = roots.withLock { $0[id] }
-        if let known, known.stands(at: now) {
-            return known
-        }
         // Only a title that was served drops its cached files: forgetting scans the whole cache, which a
         // request for an unknown or pending id must not cost.
         guard let item = try await catalog.media(id: id) else {
@@ -134,11 +151,11 @@ final class StreamFiles: Sendable {
         }
         guard item.isPlayable, let hlsPath = item.hlsPath, let path = StreamFiles.realPath(hlsPath) else {
             if known != nil { forget(id: id) }
-            throw APIError.notReady
+            return (item, nil)
         }
-        let root = Root(path: path, isLive: !item.isReady, checked: now)
+        let root = Root(path: path, isLive: !item.isReady, visibility: item.visibility, checked: now)
         roots.withLock { $0[id] = root }
-        return root
+        return (item, root)
     }
 
     /// At most three components, each `isSafeComponent`.

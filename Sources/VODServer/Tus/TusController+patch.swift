@@ -45,7 +45,7 @@ extension TusController {
         do {
             item = try await library.ingest(
                 file: data, originalName: upload.fileName ?? "upload", title: upload.title,
-                description: upload.description, mode: .move
+                description: upload.description, visibility: upload.visibility ?? .public, mode: .move
             ).id
         } catch {
             let ingestError = error as? IngestError

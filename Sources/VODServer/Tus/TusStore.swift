@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VODModel
 import VODService
 
 /// The resumable uploads of a media folder, in its hidden `.uploads` folder: for each upload, `<id>.json`
@@ -30,7 +31,7 @@ final class TusStore: Sendable {
         let upload = TusUpload(
             id: UUID().uuidString.lowercased().filter { $0 != "-" }, length: length, metadata: metadata,
             fileName: fields["filename"], title: fields["title"], description: fields["description"],
-            expires: now.addingTimeInterval(expiry)
+            visibility: try MediaVisibility(parameter: fields["visibility"]), expires: now.addingTimeInterval(expiry)
         )
         try save(upload)
         guard FileManager.default.createFile(atPath: dataPath(of: upload.id), contents: nil) else {

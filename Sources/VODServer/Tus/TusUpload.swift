@@ -1,4 +1,5 @@
 import Foundation
+import VODModel
 
 /// One resumable upload as its info file records it. Its offset is not recorded: it is the size of its data
 /// file, so that whatever was written before a crash counts.
@@ -9,10 +10,12 @@ struct TusUpload: Codable, Sendable, Equatable {
     let length: Int64
     /// `Upload-Metadata` as the client sent it, returned by `HEAD`.
     let metadata: String?
-    /// The values of `Upload-Metadata` that the media item takes: `filename`, `title` and `description`.
+    /// The values of `Upload-Metadata` that the media item takes: `filename`, `title`, `description` and
+    /// `visibility` (nil in info files written before it, for a public title).
     let fileName: String?
     let title: String?
     let description: String?
+    var visibility: MediaVisibility? = nil
     /// After this the upload is refused and swept; every chunk received moves it on.
     var expires: Date
     /// The media item the upload became once complete.

@@ -16,12 +16,13 @@ extension MediaLibrary {
     /// adds a `pending` row that a worker will claim.
     ///
     /// Throws `IngestError.notMedia` when probing shows the file is not a video the engine can read; nothing is
-    /// stored then (a staged upload is left for the caller to delete).
+    /// stored then (a staged upload is left for the caller to delete). The item has `visibility`.
     public func ingest(
         file: String,
         originalName: String,
         title: String?,
         description: String?,
+        visibility: MediaVisibility = .public,
         mode: IngestMode
     ) async throws -> MediaItem {
         let probe = try await Self.probe(file)
@@ -38,7 +39,8 @@ extension MediaLibrary {
             duration: probe.duration,
             probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self),
             sourceSummaryJSON: probe.source.map(Self.storedJSON) ?? "null",
-            tracksJSON: probe.tracks.map(Self.storedJSON) ?? "null"
+            tracksJSON: probe.tracks.map(Self.storedJSON) ?? "null",
+            visibility: visibility
         )
         let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {

@@ -16,12 +16,13 @@ final class EventStreamClient: @unchecked Sendable {
     private let process = Process()
     private let output: URL
 
-    /// Starts reading `url`, with `Last-Event-ID: lastEventID` when given.
-    init(_ url: String, lastEventID: Int64? = nil, in directory: TemporaryDirectory) throws {
+    /// Starts reading `url`, with `Last-Event-ID: lastEventID` when given and `headers` (`Name: value`).
+    init(_ url: String, lastEventID: Int64? = nil, headers: [String] = [], in directory: TemporaryDirectory) throws {
         output = directory.url.appendingPathComponent("sse-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-sN"] + (lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? []) + [url]
+        process.arguments = ["curl", "-sN"] + (lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? [])
+            + headers.flatMap { ["-H", $0] } + [url]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -3,12 +3,14 @@ import Testing
 import VODTestSupport
 
 /// Real responses match the document: schemathesis (`Tests/OpenAPI/schemathesis.toml`) runs every check it has
-/// against a `vod serve` that holds a transcoded title, and finds no server error, no response outside the
+/// against a `vod serve` that holds a transcoded title and has a playback key, and finds no server error, no response outside the
 /// schemas, statuses or content types documented, and no documented input refused.
 @Suite(.tags(.ffmpeg, .processes), .needsExternalTools, .timeLimit(.minutes(10))) struct OpenAPIConformanceTests {
     @Test func schemathesisFindsNothingAgainstALiveServer() async throws {
         let test = try TestLibrary()
-        let server = try ServerProcess(library: test)
+        let keyFile = test.directory.url.appendingPathComponent("playback.key").path
+        try Data(PlaybackTokenTests.key.utf8).write(to: URL(fileURLWithPath: keyFile))
+        let server = try ServerProcess(library: test, arguments: ["--playback-key-file", keyFile])
         defer { server.process.terminate() }
         try await server.waitUntilListening()
         let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)

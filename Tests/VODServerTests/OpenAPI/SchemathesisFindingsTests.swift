@@ -17,7 +17,7 @@ struct SchemathesisFindingsTests {
                 uri: "/api/media/\(item.id)", method: .patch, headers: [.contentType: "application/json"], body: ByteBuffer(string: body)
             )
             #expect(response.status == .badRequest, "\(body)")
-            #expect(response.body.text == #"{"error":"Send a JSON object with \"title\" and/or \"description\" strings"}"#)
+            #expect(response.body.text == #"{"error":"Send a JSON object with \"title\" and/or \"description\" strings and/or \"visibility\" (public or private)"}"#)
         }
         #expect(try await test.catalog.media(id: item.id)?.title == item.title)
     }
