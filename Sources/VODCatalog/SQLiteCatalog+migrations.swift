@@ -141,6 +141,17 @@ extension SQLiteCatalog {
                 sql: "ALTER TABLE media ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'))"
             )
         }
+        migrator.registerMigration("v10: signatures") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE signatures (
+                        signature TEXT PRIMARY KEY,
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX signatures_expiry ON signatures(expires_at);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -14,4 +14,6 @@ public enum MediaEventType: String, Sendable, Codable, CaseIterable {
     case failed = "media.failed"
     /// It was removed.
     case deleted = "media.deleted"
+    /// Its title, description, visibility or captions were changed.
+    case updated = "media.updated"
 }

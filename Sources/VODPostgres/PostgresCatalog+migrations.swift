@@ -121,6 +121,10 @@ extension PostgresCatalog {
         ("v9: visibility", [
             "ALTER TABLE media ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'))",
         ]),
+        ("v10: signatures", [
+            "CREATE TABLE signatures (signature TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            "CREATE INDEX signatures_expiry ON signatures (expires_at)",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

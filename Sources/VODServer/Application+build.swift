@@ -18,9 +18,10 @@ public func buildApplication(
     let uploads = TusStore(mediaDirectory: library.mediaDirectory, expiry: configuration.uploadExpiry / .seconds(1))
     let metrics = ServiceMetrics()
     let streamFiles = StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics)
+    let caches = TitleCaches(streamFiles: streamFiles)
     let router = buildRouter(
         configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads,
-        streamFiles: streamFiles, metrics: metrics
+        caches: caches, metrics: metrics
     )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let renderer = EventRenderer(storedJSON: storedJSON)
@@ -44,16 +45,19 @@ public func buildApplication(
             StreamFastPath(files: streamFiles, metrics: metrics, serverName: serverName)
         }),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-        services: [workers, deliveries, TusExpiryService(store: uploads, logger: logger)],
+        services: [
+            workers, deliveries, TusExpiryService(store: uploads, logger: logger),
+            CacheInvalidation(catalog: library.catalog, feed: feed, caches: caches, logger: logger),
+        ],
         logger: logger
     )
 }
 
 /// The routes, behind request metrics, CORS and JSON errors: the API, `/health`, `/metrics` and the web console
-/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`.
+/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`, `caches` what is kept of titles.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
-    uploads: TusStore, streamFiles: StreamFiles, metrics: ServiceMetrics
+    uploads: TusStore, caches: TitleCaches, metrics: ServiceMetrics
 ) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
     let publicURL = configuration.publicBaseURL
@@ -69,7 +73,7 @@ func buildRouter(
     let playback = configuration.playbackTokens
     MediaController(
         library: library,
-        streamFiles: streamFiles,
+        streamFiles: caches.streamFiles,
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
         writeProtection: configuration.writeProtection,
@@ -77,6 +81,8 @@ func buildRouter(
         publicURL: publicURL,
         storedJSON: storedJSON,
         metrics: metrics,
+        thumbnails: caches.thumbnails,
+        thumbnailSources: caches.thumbnailSources,
         thumbnailRenderer: ThumbnailRenderer(limits: configuration.thumbnailLimits),
         renderThumbnail: configuration.renderThumbnail
     ).addRoutes(to: router.group("api/media"))

@@ -4,7 +4,7 @@ judge. It asserts nothing itself: each phase records what the page showed, and a
 and lets the next one run.
 
 Usage: console.py CONFIG_JSON, with `open_url` (a server without write protection, with workers), `key_url` (a
-server with `--api-key-file` and `--player-script-url http://player.test/hls.js`), `key` (its key), `clip` (a
+server with `--api-key-file`, `--playback-key-file` and `--player-script-url http://player.test/hls.js`), `key` (its key), `clip` (a
 small video) and `tracks` (a small video with two audio tracks, eng and fra).
 """
 import asyncio

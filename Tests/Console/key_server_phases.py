@@ -1,8 +1,9 @@
 """The server with an API key and a player script: the key is asked for and never served; the script is used."""
 from page_scripts import NO_NATIVE_HLS, PLAY, PLAYER_SCRIPT, TIMEOUT, VIDEO_STATE, wait_until
+from private_title_phases import PrivateTitlePhases
 
 
-class KeyServerPhases:
+class KeyServerPhases(PrivateTitlePhases):
     # The server with an API key and a player script: the key is asked for and never served; the script is used.
     async def key_server(self, browser):
         url, key = self.config["key_url"], self.config["key"]
@@ -68,4 +69,5 @@ class KeyServerPhases:
                 "playback": await page.evaluate(VIDEO_STATE),
             }
         await self.phase("player script", player_script)
+        await self.private_title(page, url, key)
         await context.close()

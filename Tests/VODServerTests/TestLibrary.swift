@@ -27,6 +27,16 @@ struct TestLibrary {
         )
     }
 
+    /// A library on `catalog`, with its folders in `directory`: several libraries then share one catalog and
+    /// folders, as API nodes on several machines do.
+    init(directory: TemporaryDirectory, catalog: any MediaCatalog) throws {
+        self.directory = directory
+        library = try MediaLibrary(
+            catalog: catalog, mediaDirectory: directory.url.path + "/media", outputDirectory: directory.url.path + "/hls_output",
+            isShared: true
+        )
+    }
+
     var catalog: any MediaCatalog { library.catalog }
 
     /// A server on a free loopback port; `workers: 0` serves the API without transcoding.

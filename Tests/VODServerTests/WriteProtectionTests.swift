@@ -176,18 +176,6 @@ import VODTestSupport
         }
     }
 
-    @Test func remembersSignaturesWithinBoundedMemory() {
-        let guardian = ReplayGuard(window: 300, capacity: 3)
-        #expect(guardian.remember("a", timestamp: 1000, now: 1000) == .accepted)
-        #expect(guardian.remember("a", timestamp: 1000, now: 1001) == .replayed)
-        #expect(guardian.remember("b", timestamp: 1000, now: 1001) == .accepted)
-        #expect(guardian.remember("c", timestamp: 1100, now: 1101) == .accepted)
-        #expect(guardian.remember("d", timestamp: 1100, now: 1200) == .full, "three live signatures fill it")
-        #expect(guardian.remember("d", timestamp: 1350, now: 1350) == .accepted, "a and b expired at 1300 and were dropped")
-        #expect(guardian.count == 2)
-        #expect(guardian.remember("c", timestamp: 1100, now: 1350) == .replayed, "still within its window")
-    }
-
     @Test func keysAndSecretsAreNeverLogged() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()

@@ -49,6 +49,7 @@ extension MediaController {
             streamFiles.forget(id: item.id)
             return caption
         }
+        await library.events.record(.updated, id: item.id)
         context.logger.info("caption added", metadata: ["media.id": "\(item.id)", "caption.id": "\(caption.id)"])
         var response = try CaptionResponse(caption: caption, streamURL: streamURL(of: item.id, request: request))
             .response(from: request, context: context)
@@ -77,6 +78,7 @@ extension MediaController {
                 try CaptionRendition.remove(id: captionID, title: title)
             }
         }
+        await library.events.record(.updated, id: item.id)
         context.logger.info("caption deleted", metadata: ["media.id": "\(item.id)", "caption.id": "\(captionID)"])
         return Response(status: .noContent)
     }

@@ -21,9 +21,9 @@ struct MediaController: Sendable {
     /// Caption changes, one title at a time.
     let captionEdits = SerialEdits()
     /// Thumbnails rendered lately.
-    let thumbnails = ThumbnailCache()
+    let thumbnails: ThumbnailCache
     /// The renditions and keyframes of titles asked for thumbnails lately.
-    let thumbnailSources = ThumbnailSources()
+    let thumbnailSources: ThumbnailSources
     /// Where thumbnails are read and rendered, within their limits.
     let thumbnailRenderer: ThumbnailRenderer
     /// Renders one thumbnail (`ThumbnailSource.render`); tests wrap it to watch the renders.
@@ -38,11 +38,11 @@ struct MediaController: Sendable {
     /// Reads are public but for private titles (`PlaybackGrant`); writes go through `WriteProtectionMiddleware`.
     func addRoutes(to group: RouterGroup<VODRequestContext>) {
         group.group()
-            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .streamed))
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: library.catalog, body: .streamed))
             .post(use: upload)
             .post(":id/captions", use: addCaption)
         group.group()
-            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: Self.maximumSignedBodySize)))
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: library.catalog, body: .collected(limit: Self.maximumSignedBodySize)))
             .patch(":id", use: update)
             .delete(":id", use: delete)
             .post(":id/retry", use: retry)
@@ -121,8 +121,10 @@ struct MediaController: Sendable {
         guard let item = try await library.catalog.update(
             id: id, title: changes.title, description: changes.description, visibility: changes.visibility
         ) else { throw APIError.mediaNotFound }
-        // The stream files hold the visibility with the folder: the next request asks the catalog again.
+        // The stream files hold the visibility with the folder: the next request asks the catalog again, here
+        // at once and on the other nodes once the event reaches them (`CacheInvalidation`).
         if changes.visibility != nil { streamFiles.forget(id: id) }
+        await library.events.record(.updated, item: item)
         return representation(of: item, request: request)
     }
 

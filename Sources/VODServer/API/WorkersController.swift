@@ -5,11 +5,11 @@ import VODModel
 /// `GET /api/workers`: the transcode workers that share the catalog, for operators; protected like writes, since
 /// it names hosts and processes.
 struct WorkersController: Sendable {
-    let catalog: any WorkerRegistry
+    let catalog: any WorkerRegistry & SignatureLedger
     let writeProtection: WriteProtection
 
     func addRoutes(to group: RouterGroup<VODRequestContext>) {
-        group.add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: MediaController.maximumSignedBodySize)))
+        group.add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: catalog, body: .collected(limit: MediaController.maximumSignedBodySize)))
             .get(use: list)
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import VODCatalog
 import VODService
 
 /// Request signing.
@@ -14,9 +15,9 @@ import VODService
 /// TIMESTAMP the value of `X-Timestamp`: Unix seconds, in decimal, within ±300 s of the server's clock.
 /// A signature is accepted once: the same request sent again is refused as a replay.
 extension WriteProtection {
-    /// Checks the key and the signing headers of a write. Returns the signature still to be checked against
-    /// the body, or nil when signing is off.
-    func check(_ request: Request, now: Int64) throws -> PendingSignature? {
+    /// Checks the key and the signing headers of a write, and that `signatures` has not seen the signature
+    /// used. Returns the signature still to be checked against the body, or nil when signing is off.
+    func check(_ request: Request, now: Int64, signatures: any SignatureLedger) async throws -> PendingSignature? {
         if !keyDigests.isEmpty {
             guard let key = request.headers[.apiKey], accepts(key: key) else { throw APIError.unauthorized("Missing or invalid X-API-Key") }
         }
@@ -31,11 +32,11 @@ extension WriteProtection {
         }
         guard let expected = Self.bytes(hex: signature) else { throw APIError.unauthorized("Invalid X-Signature") }
         let hex = signature.lowercased()
-        guard !replays.hasSeen(hex) else { throw APIError.unauthorized("This signature has already been used") }
+        guard try await !signatures.isSignatureUsed(hex, now: now) else { throw APIError.replayed }
         let target = request.head.path ?? ""
         return PendingSignature(
             secret: secret, expected: expected, hex: hex, timestamp: timestamp,
-            prefix: Array("\(request.method.rawValue)\n\(target)\n".utf8), replays: replays
+            prefix: Array("\(request.method.rawValue)\n\(target)\n".utf8), signatures: signatures
         )
     }
 
@@ -57,7 +58,8 @@ struct PendingSignature: Sendable {
     let timestamp: Int64
     /// `METHOD "\n" TARGET "\n"`.
     let prefix: [UInt8]
-    let replays: ReplayGuard
+    /// Where used signatures are remembered: the catalog, which every API node shares.
+    let signatures: any SignatureLedger
 
     /// An HMAC that has taken in what precedes the body.
     func start() -> HMAC<SHA256> {
@@ -67,24 +69,22 @@ struct PendingSignature: Sendable {
     }
 
     /// Completes `hmac`, which has taken in the whole body, compares it in constant time and records the
-    /// signature as used.
-    func finish(_ hmac: HMAC<SHA256>, now: Int64) throws {
+    /// signature as used until its timestamp leaves the window; a signature another request (on any node) used
+    /// first is a replay.
+    func finish(_ hmac: HMAC<SHA256>, now: Int64) async throws {
         var hmac = hmac
         hmac.update(data: Array("\n\(timestamp)".utf8))
         guard hmac.finalize() == expected else { throw APIError.unauthorized("Invalid X-Signature") }
-        switch replays.remember(hex, timestamp: timestamp, now: now) {
-        case .accepted: return
-        case .replayed: throw APIError.unauthorized("This signature has already been used")
-        case .full:
-            throw APIError.http(.serviceUnavailable, message: "Too many signed writes in the last \(WriteProtection.signatureWindow) s; try again later")
+        guard try await signatures.useSignature(hex, expiresAt: timestamp + WriteProtection.signatureWindow, now: now) else {
+            throw APIError.replayed
         }
     }
 
     /// Checks a body read in full.
-    func verify(body: ByteBuffer, now: Int64) throws {
+    func verify(body: ByteBuffer, now: Int64) async throws {
         var hmac = start()
         body.withUnsafeReadableBytes { hmac.update(data: $0) }
-        try finish(hmac, now: now)
+        try await finish(hmac, now: now)
     }
 }
 
@@ -110,7 +110,7 @@ struct SignedBody: AsyncSequence, Sendable {
                 return chunk
             }
             hmac = nil
-            try signature.finish(running, now: WriteProtection.now)
+            try await signature.finish(running, now: WriteProtection.now)
             return nil
         }
     }
@@ -132,4 +132,6 @@ extension HTTPFields.Element.Name {
 extension APIError {
     /// 401 with a message.
     static func unauthorized(_ message: String) -> APIError { .http(.unauthorized, message: message) }
+    /// 401: the signature was used before, on this node or another.
+    static var replayed: APIError { unauthorized("This signature has already been used") }
 }

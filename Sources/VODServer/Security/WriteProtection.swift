@@ -12,14 +12,11 @@ import Foundation
 public struct WriteProtection: Sendable, CustomStringConvertible {
     /// How far `X-Timestamp` may be from the server's clock, either way.
     public static let signatureWindow: Int64 = 300
-    /// The most signatures remembered against replays; at the limit, signed writes are refused until some expire.
-    static let maximumRememberedSignatures = 100_000
 
     /// The SHA-256 digests of the keys.
     let keyDigests: [[UInt8]]
     /// The signing secret's bytes.
     let secret: [UInt8]?
-    let replays: ReplayGuard
 
     /// No keys and no secret: anyone can write.
     public static var open: WriteProtection { WriteProtection() }
@@ -30,7 +27,6 @@ public struct WriteProtection: Sendable, CustomStringConvertible {
     public init(keys: [String] = [], secret: String? = nil) {
         keyDigests = keys.map { Array(SHA256.hash(data: Data($0.utf8))) }
         self.secret = secret.map { Array($0.utf8) }
-        replays = ReplayGuard(window: Self.signatureWindow, capacity: Self.maximumRememberedSignatures)
     }
 
     /// Whether writes are open to anyone.

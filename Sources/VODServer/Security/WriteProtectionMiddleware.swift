@@ -1,6 +1,8 @@
 import Hummingbird
+import VODCatalog
 
-/// Lets a write through only with the key and signature `WriteProtection` asks for; 401 otherwise.
+/// Lets a write through only with the key and signature `WriteProtection` asks for, a signature being taken once
+/// by all the nodes that share `signatures` (the catalog); 401 otherwise.
 struct WriteProtectionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// How the body of a signed write is checked.
     enum Body: Sendable {
@@ -13,16 +15,18 @@ struct WriteProtectionMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     let protection: WriteProtection
+    /// The signatures already used.
+    let signatures: any SignatureLedger
     let body: Body
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let signature = try protection.check(request, now: WriteProtection.now) else {
+        guard let signature = try await protection.check(request, now: WriteProtection.now, signatures: signatures) else {
             return try await next(request, context)
         }
         var request = request
         switch body {
         case .collected(let limit):
-            try signature.verify(body: try await request.collectBody(upTo: limit), now: WriteProtection.now)
+            try await signature.verify(body: try await request.collectBody(upTo: limit), now: WriteProtection.now)
         case .streamed:
             request.body = RequestBody(asyncSequence: SignedBody(base: request.body, signature: signature))
         }

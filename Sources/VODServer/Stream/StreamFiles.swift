@@ -50,6 +50,8 @@ final class StreamFiles: Sendable {
 
     private let catalog: any MediaStore
     private let roots = Mutex<[Int64: Root]>([:])
+    /// How many times a title was forgotten: a look-up that began before a `forget` keeps nothing of what it read.
+    private let forgets = Atomic<UInt64>(0)
     private let files = Mutex<[String: Loaded]>([:])
     /// The bytes of recently served segments.
     let segments: SegmentCache
@@ -74,9 +76,15 @@ final class StreamFiles: Sendable {
                                 missing: .segmentNotFound(relative))
     }
 
-    /// Forgets item `id`, deleted or no longer ready.
+    /// Forgets item `id`, deleted, changed or no longer ready, on this node or another. Its files and segments
+    /// are dropped when its folder was known; otherwise no cached file can be served for it anyway.
     func forget(id: Int64) {
-        if let root = roots.withLock({ $0.removeValue(forKey: id) }) { segments.forget(prefix: root.path + "/") }
+        let root = roots.withLock { roots in
+            forgets.add(1, ordering: .relaxed)
+            return roots.removeValue(forKey: id)
+        }
+        guard let root else { return }
+        segments.forget(prefix: root.path + "/")
         files.withLock { files in files = files.filter { !$0.key.hasPrefix("\(id)/") } }
     }
 
@@ -142,7 +150,7 @@ final class StreamFiles: Sendable {
     /// Item `id` as the catalog has it now, and its folder, kept, when it is playable.
     private func lookUp(_ id: Int64) async throws -> (item: MediaItem, root: Root?) {
         let now = ContinuousClock.now
-        let known = roots.withLock { $0[id] }
+        let (known, forgetsBefore) = roots.withLock { ($0[id], forgets.load(ordering: .relaxed)) }
         // Only a title that was served drops its cached files: forgetting scans the whole cache, which a
         // request for an unknown or pending id must not cost.
         guard let item = try await catalog.media(id: id) else {
@@ -154,7 +162,9 @@ final class StreamFiles: Sendable {
             return (item, nil)
         }
         let root = Root(path: path, isLive: !item.isReady, visibility: item.visibility, checked: now)
-        roots.withLock { $0[id] = root }
+        roots.withLock { roots in
+            if forgets.load(ordering: .relaxed) == forgetsBefore { roots[id] = root }
+        }
         return (item, root)
     }
 

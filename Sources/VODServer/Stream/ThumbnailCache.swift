@@ -41,6 +41,16 @@ final class ThumbnailCache: Sendable {
         }
     }
 
+    /// Drops the thumbnails of the title in `folder`.
+    func forget(folder: String) {
+        state.withLock { state in
+            for (key, entry) in state.entries where key.folder == folder {
+                state.entries[key] = nil
+                state.bytes -= entry.file.size
+            }
+        }
+    }
+
     /// Keeps `file` for `key`, dropping the least recently used thumbnails beyond `capacity`.
     func store(_ file: StreamFile, for key: Key) {
         guard file.size <= capacity else { return }

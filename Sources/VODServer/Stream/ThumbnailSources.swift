@@ -22,4 +22,9 @@ final class ThumbnailSources: Sendable {
         }
         return loaded
     }
+
+    /// Drops the source of the title in `folder`.
+    func forget(folder: String) {
+        sources.withLock { _ = $0.removeValue(forKey: folder) }
+    }
 }

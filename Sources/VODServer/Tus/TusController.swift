@@ -24,11 +24,11 @@ struct TusController: Sendable {
         tus.on("", method: .options, use: options)
         tus.head(":id", use: head)
         tus.group()
-            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .streamed))
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: library.catalog, body: .streamed))
             .post(use: create)
             .patch(":id", use: patch)
         tus.group()
-            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: MediaController.maximumSignedBodySize)))
+            .add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: library.catalog, body: .collected(limit: MediaController.maximumSignedBodySize)))
             .delete(":id", use: delete)
     }
 

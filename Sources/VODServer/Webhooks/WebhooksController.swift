@@ -6,14 +6,14 @@ import VODModel
 /// `GET /api/webhooks/deliveries`: the most recent webhook deliveries and how they went, for operators;
 /// protected like writes, since it names the receivers.
 struct WebhooksController: Sendable {
-    let catalog: any WebhookOutbox
+    let catalog: any WebhookOutbox & SignatureLedger
     let writeProtection: WriteProtection
 
     /// The most deliveries one request lists.
     static let maximumLimit = 1000
 
     func addRoutes(to group: RouterGroup<VODRequestContext>) {
-        group.add(middleware: WriteProtectionMiddleware(protection: writeProtection, body: .collected(limit: MediaController.maximumSignedBodySize)))
+        group.add(middleware: WriteProtectionMiddleware(protection: writeProtection, signatures: catalog, body: .collected(limit: MediaController.maximumSignedBodySize)))
             .get("deliveries", use: deliveries)
     }
 

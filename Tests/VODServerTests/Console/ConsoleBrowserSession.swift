@@ -1,8 +1,8 @@
 import Foundation
 import VODTestSupport
 
-/// One run of `Tests/Console/console.py`: two `vod serve` processes on loopback, one open and one with an API key
-/// and a player script, each transcoding with a two-rung ladder of tiny rungs, and one Chromium session over both.
+/// One run of `Tests/Console/console.py`: two `vod serve` processes on loopback, one open and one with an API key,
+/// a playback key and a player script, each transcoding with a two-rung ladder of tiny rungs, and one Chromium session over both.
 enum ConsoleBrowserSession {
     /// The key of the protected server.
     static let key = "console-test-key-7f3a9c"
@@ -16,9 +16,13 @@ enum ConsoleBrowserSession {
         let guarded = try TestLibrary()
         let keyFile = guarded.directory.url.appendingPathComponent("keys")
         try Data("\(key)\n".utf8).write(to: keyFile)
+        let playbackKeyFile = guarded.directory.url.appendingPathComponent("playback.key")
+        try Data("\(String(repeating: "c3", count: 32))\n".utf8).write(to: playbackKeyFile)
         let openServer = try server(open, [])
         defer { openServer.process.terminate() }
-        let guardedServer = try server(guarded, ["--api-key-file", keyFile.path, "--player-script-url", playerScriptURL])
+        let guardedServer = try server(guarded, [
+            "--api-key-file", keyFile.path, "--playback-key-file", playbackKeyFile.path, "--player-script-url", playerScriptURL,
+        ])
         defer { guardedServer.process.terminate() }
         let clip = try await SyntheticClip(width: 320, height: 180, duration: 4).make(in: open.directory.url)
         let tracks = try await SyntheticClip.multiTrack(

@@ -120,6 +120,28 @@ struct ConsoleReport: Decodable, Sendable {
         var served: [ServedFile]?
     }
 
+    struct PrivateTitle: Decodable, Sendable {
+        struct Card: Decodable, Sendable {
+            var visibility: String
+            var poster: Bool
+            var href: String
+        }
+
+        var anonymousTitles: [String]?
+        var keyedTitles: [String]?
+        var card: Card?
+        var mediaId: Int?
+        /// The status of the private title's stream asked for without a token.
+        var withoutToken: Int?
+        /// What the player script was given to play.
+        var source: String?
+        var streamUrl: String?
+        var editVisibility: String?
+        var playback: Video?
+        /// The titles listed without a key once the title was made public again.
+        var publishedTitles: [String]?
+    }
+
     struct PlayerScript: Decodable, Sendable {
         struct Given: Decodable, Sendable {
             var source: String?
@@ -159,6 +181,7 @@ struct ConsoleReport: Decodable, Sendable {
     var resume: Resume?
     var key: Key?
     var playerScript: PlayerScript?
+    var privateTitle: PrivateTitle?
     /// The violations axe-core found, by page.
     var axe: [String: [AxeViolation]]?
 }

@@ -166,6 +166,26 @@ import VODTestSupport
         #expect(player.playback.error == nil)
     }
 
+    @Test func aPrivateTitleIsListedWithTheKeyAndPlaysWithATokenTheConsoleMints() async throws {
+        let report = try await Self.session.value
+        let hidden = try #require(report.privateTitle, "\(report.errors)")
+        #expect(hidden.anonymousTitles?.contains("hidden") == false, "\(hidden.anonymousTitles ?? [])")
+        #expect(hidden.keyedTitles?.contains("hidden") == true, "\(hidden.keyedTitles ?? [])")
+        let card = try #require(hidden.card)
+        #expect(card.visibility == "private")
+        #expect(!card.poster, "a private poster needs a token")
+        let id = try #require(hidden.mediaId)
+        #expect(hidden.withoutToken == 403)
+        let source = try #require(hidden.source)
+        #expect(source.contains("/api/media/\(id)/stream?token="), "\(source)")
+        #expect(hidden.streamUrl == source, "the copied URL is the one that plays")
+        #expect(hidden.editVisibility == "private")
+        let playback = try #require(hidden.playback)
+        #expect(playback.currentTime >= 1)
+        #expect(playback.error == nil)
+        #expect(hidden.publishedTitles?.contains("hidden") == true, "made public from the edit form: \(hidden.publishedTitles ?? [])")
+    }
+
     @Test func withoutHLSOrAPlayerScriptThePageOffersTheStreamURL() async throws {
         let report = try await Self.session.value
         let page = try #require(report.noNativeHls, "\(report.errors)")

@@ -27,9 +27,9 @@ struct Cluster {
         }
     }
 
-    /// Starts an API node (`vod serve --workers 0`) and waits until it answers.
-    func apiNode() async throws -> ServerProcess {
-        let server = try ServerProcess(database: database, media: media, output: output, arguments: ["--workers", "0"],
+    /// Starts an API node (`vod serve --workers 0`, and `arguments`) and waits until it answers.
+    func apiNode(arguments: [String] = []) async throws -> ServerProcess {
+        let server = try ServerProcess(database: database, media: media, output: output, arguments: ["--workers", "0"] + arguments,
                                        log: log("api"))
         try await server.waitUntilListening()
         return server
@@ -38,6 +38,11 @@ struct Cluster {
     /// Starts a `vod worker` with a short lease and poll.
     func worker(lease: Int = 3, arguments: [String] = []) throws -> WorkerProcess {
         try WorkerProcess(cluster: self, arguments: ["--lease", "\(lease)", "--poll-interval", "0.5", "--threads", "1"] + arguments)
+    }
+
+    /// A library on the cluster's catalog and folders, for adding titles without a worker.
+    func library() throws -> TestLibrary {
+        try TestLibrary(directory: directory, catalog: catalog)
     }
 
     /// Every item, oldest first.

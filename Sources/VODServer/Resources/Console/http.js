@@ -49,9 +49,9 @@ export function errorMessage(response) {
   return `The server answered ${response.status}`;
 }
 
-/** Resolves with the JSON of a successful read; rejects with a `RequestError` otherwise. */
-export async function getJSON(url) {
-  const response = await send('GET', url, { headers: { Accept: 'application/json' } });
+/** Resolves with the JSON of a successful read, sent with `headers`; rejects with a `RequestError` otherwise. */
+export async function getJSON(url, headers = {}) {
+  const response = await send('GET', url, { headers: { ...headers, Accept: 'application/json' } });
   if (response.status < 200 || response.status > 299) throw new RequestError(response.status, errorMessage(response));
   return response.json();
 }

@@ -57,11 +57,19 @@ function askForKey(reason) {
   });
 }
 
+/**
+ * The headers of a read: the key, when one is kept, so that the server lists private titles too. Reads never ask
+ * for a key.
+ */
+export function readHeaders() {
+  const key = storedKey();
+  return key == null ? {} : { 'X-API-Key': key };
+}
+
 /** The headers that carry the key, asking for one first when writes need it and none is kept. */
 async function keyHeaders(reason) {
   if (writes.split(' ').includes('key') && storedKey() == null) await obtainKey(reason);
-  const key = storedKey();
-  return key == null ? {} : { 'X-API-Key': key };
+  return readHeaders();
 }
 
 let asking = null;

@@ -2,7 +2,7 @@
 // filters by status and a search by title.
 
 import { getJSON } from './http.js';
-import { writeJSON, writesNeedSignature } from './keys.js';
+import { readHeaders, writeJSON, writesNeedSignature } from './keys.js';
 import { itemOf, subscribe } from './live.js';
 import { fillSummary, newestFirst } from './media.js';
 import { setUpUploads } from './upload.js';
@@ -58,7 +58,7 @@ export function showLibrary(main, announce) {
   const refresh = async () => {
     buffered = [];
     try {
-      const all = await getJSON('/api/media');
+      const all = await getJSON('/api/media', readHeaders());
       items.clear();
       for (const item of all) items.set(item.id, item);
       for (const event of buffered) apply(event);
@@ -116,9 +116,11 @@ function fillCard(card, item) {
   const link = card.querySelector('.card-title a');
   link.href = `#/media/${item.id}`;
   link.textContent = item.title;
+  // A private title's poster needs a playback token, which the library does not mint for every card.
+  const posterURL = item.visibility === 'private' ? null : item.poster_url;
   const poster = card.querySelector('.poster img');
-  if (item.poster_url && poster.getAttribute('src') !== item.poster_url) poster.src = item.poster_url;
-  poster.hidden = !item.poster_url;
+  if (posterURL && poster.getAttribute('src') !== posterURL) poster.src = posterURL;
+  poster.hidden = !posterURL;
   fillSummary(card, item);
   card.querySelector('.retry').setAttribute('aria-label', `Retry ${item.title}`);
 }

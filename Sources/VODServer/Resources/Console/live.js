@@ -1,7 +1,10 @@
 // Status events: one Server-Sent Events stream (`GET /api/events`) shared by the pages, which the browser
 // reconnects by itself with Last-Event-ID. Where the stream cannot be had, the pages are asked to poll instead.
 
-const TYPES = ['media.created', 'media.processing', 'media.progress', 'media.playable', 'media.ready', 'media.failed', 'media.deleted'];
+const TYPES = [
+  'media.created', 'media.processing', 'media.progress', 'media.playable', 'media.ready', 'media.failed', 'media.deleted',
+  'media.updated',
+];
 const POLL_SECONDS = 3;
 const listeners = new Set();
 let source = null;

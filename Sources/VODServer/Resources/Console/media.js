@@ -2,11 +2,15 @@
 
 import { duration, percent } from './format.js';
 
-/** Fills the `.status`, `.duration`, `.rungs`, `.transcode` and `.error` elements inside `root` for `item`. */
+/**
+ * Fills the `.status`, `.visibility`, `.duration`, `.rungs`, `.transcode` and `.error` elements inside `root` for
+ * `item`.
+ */
 export function fillSummary(root, item) {
   const status = root.querySelector('.status');
   status.textContent = item.status === 'processing' && item.playable ? 'processing, playable' : item.status;
   status.className = `status status-${item.status}`;
+  root.querySelector('.visibility').textContent = item.visibility === 'private' ? 'private' : '';
   root.querySelector('.duration').textContent = item.duration == null ? '' : `· ${duration(item.duration)}`;
   const rungs = root.querySelector('.rungs');
   rungs.textContent = item.variants?.length ? `Rungs: ${item.variants.map((variant) => variant.name).join(', ')}` : '';

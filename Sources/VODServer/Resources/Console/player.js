@@ -3,10 +3,14 @@
 
 import { confirmAction } from './confirm.js';
 import { getJSON } from './http.js';
-import { writeJSON } from './keys.js';
+import { readHeaders, writeJSON } from './keys.js';
 import { itemOf, subscribe } from './live.js';
 import { fillSummary } from './media.js';
 import { play } from './playback.js';
+import { grantFor, withGrant } from './tokens.js';
+
+/** How often a private title being transcoded is read again: its status events need a key, which SSE cannot send. */
+const PRIVATE_POLL_SECONDS = 3;
 
 /** Shows title `id` in `main`; returns the function that stops its playback and updates. */
 export function showPlayer(main, id, announce) {
@@ -15,6 +19,8 @@ export function showPlayer(main, id, announce) {
   const heading = main.querySelector('#player-heading');
   let item = null;
   let playback = null;
+  /** The playback token of a private title, minted when its playback starts. */
+  let grant = null;
   let stopped = false;
   /** Whether playback began while the title was still growing, and whether it then failed: Chromium's own HLS
    * refuses the growing title's EVENT playlists, and plays the title once it is ready. */
@@ -31,15 +37,13 @@ export function showPlayer(main, id, announce) {
     document.title = `${item.title} · vod console`;
     fillSummary(main, item);
     video.setAttribute('aria-label', item.title);
-    if (item.poster_url) video.poster = item.poster_url;
-    main.querySelector('#stream-url').value = item.stream_url;
-    main.querySelector('#embed-code').value = embedSnippet(item);
+    share(withGrant(item, grant));
     if (item.playable && (!playback || (failedWhileGrowing && item.status === 'ready'))) {
       startPlayback();
     } else if (!item.playable) {
       note(item.status === 'failed' ? null : 'The title cannot be played yet: it plays as soon as its first segments are out.');
     } else if (playback?.ready) {
-      playback.ready.update(item);
+      playback.ready.update(withGrant(item, grant));
       fillMenus(main, playback.ready);
     }
   };
@@ -57,6 +61,14 @@ export function showPlayer(main, id, announce) {
     }
   };
 
+  /** Shows the poster, stream URL and embed snippet of `target`: a private title's only once it has a token. */
+  const share = (target) => {
+    if (target.visibility === 'private' && !grant) return;
+    if (target.poster_url) video.poster = target.poster_url;
+    main.querySelector('#stream-url').value = target.stream_url;
+    main.querySelector('#embed-code').value = embedSnippet(target);
+  };
+
   /** Leaves only the heading and `message` when there is no title to show. */
   const gone = (message) => {
     playback?.ready?.destroy();
@@ -71,19 +83,26 @@ export function showPlayer(main, id, announce) {
     startedWhileGrowing = item.status !== 'ready';
     failedWhileGrowing = false;
     note(null);
-    const current = { pending: play(video, item) };
+    const current = {
+      pending: grantFor(item).then((minted) => {
+        grant = minted;
+        const target = withGrant(item, grant);
+        share(target);
+        return play(video, target);
+      }),
+    };
     playback = current;
     current.pending.then((menus) => {
       if (stopped) return menus?.destroy();
       current.ready = menus;
-      if (!menus) return note('This browser cannot play HLS by itself. Open the stream in Safari, VLC or ffplay:', item.stream_url);
+      if (!menus) return note('This browser cannot play HLS by itself. Open the stream in Safari, VLC or ffplay:', withGrant(item, grant).stream_url);
       fillMenus(main, menus);
       menus.onChange(() => { if (!stopped) fillMenus(main, menus); });
       const audio = (item.tracks ?? []).filter((track) => track.type === 'audio' && track.status === 'rendition');
       if (menus.hidesAudioTracks && audio.length > 1) {
         note(`This browser plays the default audio track and offers no choice of the ${audio.length} the title has.`);
       }
-    });
+    }, (error) => note(`The title cannot be played: ${error.message}`));
   };
 
   video.addEventListener('error', () => {
@@ -101,7 +120,9 @@ export function showPlayer(main, id, announce) {
     event.preventDefault();
     const form = event.currentTarget;
     try {
-      show(await writeJSON('PATCH', `/api/media/${id}`, { title: form.elements.title.value, description: form.elements.description.value }));
+      show(await writeJSON('PATCH', `/api/media/${id}`, {
+        title: form.elements.title.value, description: form.elements.description.value, visibility: form.elements.visibility.value,
+      }));
       announce('Saved');
     } catch (error) {
       announce(`Not saved: ${error.message}`);
@@ -134,11 +155,12 @@ export function showPlayer(main, id, announce) {
     });
   }
 
-  getJSON(`/api/media/${id}`).then((first) => {
+  getJSON(`/api/media/${id}`, readHeaders()).then((first) => {
     if (stopped) return;
     show(first);
     main.querySelector('#edit-title').value = first.title;
     main.querySelector('#edit-description').value = first.description ?? '';
+    main.querySelector('#edit-visibility').value = first.visibility ?? 'public';
   }).catch((error) => {
     heading.textContent = error.status === 404 ? 'Not found' : 'The title could not be read';
     gone(error.message);
@@ -150,8 +172,16 @@ export function showPlayer(main, id, announce) {
     if (next.updated_at >= item.updated_at) show(next);
   });
 
+  const poller = setInterval(() => {
+    if (item?.visibility !== 'private' || item.status === 'ready' || item.status === 'failed') return;
+    getJSON(`/api/media/${id}`, readHeaders()).then((next) => {
+      if (next.updated_at >= item.updated_at) show(next);
+    }, () => {}); // The next read tries again; a deleted title is told by the status events.
+  }, PRIVATE_POLL_SECONDS * 1000);
+
   return () => {
     stopped = true;
+    clearInterval(poller);
     unsubscribe();
     playback?.ready?.destroy();
   };

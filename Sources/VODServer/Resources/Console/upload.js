@@ -22,9 +22,10 @@ export function setUpUploads(root, announce) {
   const take = (files) => {
     const title = form.elements.title.value.trim();
     const description = form.elements.description.value.trim();
+    const visibility = form.elements.visibility.value;
     for (const file of files) {
       const named = title && files.length > 1 ? `${title} – ${file.name}` : title || file.name.replace(/\.[^.]+$/, '');
-      upload(file, { title: named, description }, announce);
+      upload(file, { title: named, description, visibility }, announce);
     }
     form.reset();
   };
@@ -114,6 +115,7 @@ async function multipart(file, fields, progress, signal) {
     const form = new FormData();
     form.append('title', fields.title);
     form.append('description', fields.description);
+    form.append('visibility', fields.visibility);
     form.append('file', file);
     return send('POST', '/api/media', { headers, body: form, onUploadProgress: progress, signal });
   });
