@@ -31,6 +31,7 @@ struct CacheInvalidation: Service {
                         if Self.invalidating.contains(event.type) { forget(event) }
                     }
                 } catch {
+                    guard !Task.isCancelled else { return }
                     logger.warning("following the event log for cache invalidation failed", metadata: ["error": "\(error)"])
                 }
                 try? await Task.sleep(for: Self.retryDelay)
