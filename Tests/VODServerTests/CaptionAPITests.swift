@@ -78,6 +78,26 @@ import VODTestSupport
         }
     }
 
+    /// Every API node follows these events to forget what it cached of the title (`CacheInvalidation`).
+    @Test func captionChangesAndEditsAreUpdatedEventsWithTheItemAsItIsAfter() async throws {
+        let test = try TestLibrary()
+        let item = try await test.addReady()
+        try await test.app().test(.router) { client in
+            func lastEvent() async throws -> MediaEvent { try #require(try await test.catalog.events(after: 0, mediaID: item.id, limit: 100).last) }
+            let added = try await Self.post(client, item.id, file: Data(Self.webVTT.utf8), fields: ["language": "en"])
+            let captionID = try #require(try Self.json(added)["id"] as? Int)
+            #expect(try await lastEvent().type == .updated)
+            #expect(try await lastEvent().item.captions.map(\.id) == [Int64(captionID)])
+            _ = try await client.execute(uri: "/api/media/\(item.id)/captions/\(captionID)", method: .delete)
+            #expect(try await lastEvent().type == .updated)
+            #expect(try await lastEvent().item.captions.isEmpty)
+            _ = try await client.execute(uri: "/api/media/\(item.id)", method: .patch, headers: [.contentType: "application/json"],
+                                         body: ByteBuffer(string: #"{"visibility":"private"}"#))
+            #expect(try await lastEvent().type == .updated)
+            #expect(try await lastEvent().item.visibility == .private)
+        }
+    }
+
     @Test func aSecondCaptionInTheSameLanguageGetsItsOwnName() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
