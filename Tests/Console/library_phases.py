@@ -37,7 +37,8 @@ class LibraryPhases:
             self.report["statuses"] = await page.evaluate("window.vodStatuses")
             self.report["not_reloaded"] = await page.evaluate("window.vodNotReloaded === true")
             self.report["cards"] = await page.eval_on_selector_all(".card", """cards => cards.map(card => ({
-              title: card.querySelector('.card-title a').textContent, rungs: card.querySelector('.rungs').textContent,
+              title: card.querySelector('.card-title a').textContent, href: card.querySelector('.card-title a').getAttribute('href'),
+              rungs: card.querySelector('.rungs').textContent,
               duration: card.querySelector('.duration').textContent, poster: !card.querySelector('.poster img').hidden }))""")
             await page.fill("#filter-search", "trac")
             self.report["search_tra"] = await page.eval_on_selector_all(".card-title a", "links => links.map(link => link.textContent)")

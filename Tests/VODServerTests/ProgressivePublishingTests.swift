@@ -15,6 +15,8 @@ import VODTestSupport
             configuration.workers = 1
             configuration.pollInterval = 0.1
             configuration.transcodeOptions.preset = "medium"
+            // The test's own connection waits while ffmpeg plays the title to its end, twice.
+            configuration.idleTimeout = .seconds(600)
         }
         try await app.test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"

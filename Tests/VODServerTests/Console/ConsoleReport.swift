@@ -28,6 +28,8 @@ struct ConsoleReport: Decodable, Sendable {
 
     struct Card: Decodable, Sendable {
         var title: String
+        /// The link to the title's player page, `#/media/ID`.
+        var href: String
         var rungs: String
         var duration: String
         var poster: Bool
