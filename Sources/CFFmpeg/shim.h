@@ -83,15 +83,45 @@ static inline double vod_stream_peak_luminance(const AVStream *stream) {
 
 /// Where FFmpeg's error messages about one codec are kept, so a failure can say in words what went wrong.
 /// A codec context points at one through its `opaque` field; frame-thread copies of the context share it.
+/// It also keeps the size of the last picture the codec refused to allocate (past its `max_pixels`), 0×0 if none.
 typedef struct VODLogCapture {
     pthread_mutex_t lock;
     char message[256];
+    unsigned refusedWidth;
+    unsigned refusedHeight;
 } VODLogCapture;
 
+/// The codec context a log message is about: the context itself, or the codec whose helper logged it (picture
+/// size checks log as `IMGUTILS`, whose parent is the codec); NULL for anything else.
+static inline AVCodecContext *vod_log_codec(void *context) {
+    if (!context) return NULL;
+    const AVClass *class = *(const AVClass **)context;
+    if (class == avcodec_get_class()) return (AVCodecContext *)context;
+    if (!class || class->parent_log_context_offset <= 0) return NULL;
+    void *parent = *(void **)((uint8_t *)context + class->parent_log_context_offset);
+    return parent && *(const AVClass **)parent == avcodec_get_class() ? (AVCodecContext *)parent : NULL;
+}
+
+/// Notes the size of a picture refused by `av_image_check_size2`, whose messages start `Picture size %ux%u`.
+static inline void vod_log_note_refused_size(VODLogCapture *capture, const char *format, va_list arguments) {
+    if (strncmp(format, "Picture size %ux%u", 18) != 0) return;
+    va_list copy;
+    va_copy(copy, arguments);
+    unsigned width = va_arg(copy, unsigned);
+    unsigned height = va_arg(copy, unsigned);
+    va_end(copy);
+    pthread_mutex_lock(&capture->lock);
+    capture->refusedWidth = width;
+    capture->refusedHeight = height;
+    pthread_mutex_unlock(&capture->lock);
+}
+
 static inline void vod_log_callback(void *context, int level, const char *format, va_list arguments) {
-    if (level <= AV_LOG_ERROR && context && *(const AVClass **)context == avcodec_get_class()) {
-        VODLogCapture *capture = (VODLogCapture *)((AVCodecContext *)context)->opaque;
+    AVCodecContext *codec = level <= AV_LOG_ERROR ? vod_log_codec(context) : NULL;
+    if (codec) {
+        VODLogCapture *capture = (VODLogCapture *)codec->opaque;
         if (capture) {
+            vod_log_note_refused_size(capture, format, arguments);
             char line[256];
             va_list copy;
             va_copy(copy, arguments);
@@ -120,10 +150,20 @@ static inline void vod_log_capture_read(VODLogCapture *capture, char *buffer, si
     pthread_mutex_unlock(&capture->lock);
 }
 
+/// The size of the last picture the capture's codec refused, 0×0 when it refused none.
+static inline void vod_log_capture_refused_size(VODLogCapture *capture, unsigned *width, unsigned *height) {
+    pthread_mutex_lock(&capture->lock);
+    *width = capture->refusedWidth;
+    *height = capture->refusedHeight;
+    pthread_mutex_unlock(&capture->lock);
+}
+
 /// Prepares a capture for use.
 static inline void vod_log_capture_init(VODLogCapture *capture) {
     pthread_mutex_init(&capture->lock, NULL);
     capture->message[0] = 0;
+    capture->refusedWidth = 0;
+    capture->refusedHeight = 0;
 }
 
 /// Releases a capture's lock.

@@ -4,19 +4,23 @@ import VODFFmpeg
 public enum MediaProber {
     /// Probes `path`, refusing playlists, scripts, anything that is not a real media container, headers
     /// that claim absurd sizes or durations, and pictures that cannot be shown in SDR (Dolby Vision profile 5).
+    /// A video without a duration is read to its end, without decoding, to count its pictures.
     public static func probe(path: String) throws -> MediaProbe {
+        FFmpegLog.keepErrorsOnly()
         try InputPolicy.screen(path: path)
         let input = try open(path: path, cancellation: CancellationFlag())
         let probe = describe(input)
         try InputPolicy.checkLimits(of: probe)
         try pictureStream(of: input).map { try StreamPicture(stream: $0).checkConvertible() }
+        try checkUntimedLength(of: input)
         return probe
     }
 
     /// Opens `path` with the input policy's protocol and format whitelists.
     static func open(path: String, cancellation: CancellationFlag) throws -> InputFile {
         do {
-            return try InputFile(path: path, formats: InputPolicy.allowedFormats, cancellation: cancellation)
+            return try InputFile(
+                path: path, formats: InputPolicy.allowedFormats, limits: InputPolicy.decodeLimits, cancellation: cancellation)
         } catch let error as FFmpegError where !error.isCancellation {
             throw MediaError.invalid("the file is not a media file FFmpeg can read (\(error))")
         }

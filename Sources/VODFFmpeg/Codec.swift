@@ -34,7 +34,18 @@ public final class Codec: @unchecked Sendable {
         return message.isEmpty ? nil : message
     }
 
-    /// A decoder for a demuxed stream, opened and ready for packets.
+    /// The size of the last picture this decoder refused to allocate because it has more pixels than its
+    /// `max_pixels` allows, nil when it refused none. FFmpeg's decoders skip such a picture, often without an
+    /// error, so a caller asks after each packet. Needs `FFmpegLog.keepErrorsOnly()`'s log callback.
+    public var refusedPictureSize: (width: Int, height: Int)? {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        vod_log_capture_refused_size(logCapture, &width, &height)
+        return width > 0 || height > 0 ? (Int(width), Int(height)) : nil
+    }
+
+    /// A decoder for a demuxed stream, opened and ready for packets, that allocates no picture larger than its
+    /// file's `DecodeLimits` allow.
     public static func decoder(for stream: MediaStream, threads: Int32 = 0) throws -> Codec {
         let parameters = stream.pointer.pointee.codecpar!
         guard let found = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -45,12 +56,13 @@ public final class Codec: @unchecked Sendable {
         try check(avcodec_parameters_to_context(codec.context, parameters), "configure decoder")
         codec.context.pointee.pkt_timebase = stream.pointer.pointee.time_base
         codec.context.pointee.thread_count = threads
+        codec.context.pointee.max_pixels = Int64(stream.limits.maximumPixels)
         try check(avcodec_open2(codec.context, found, nil), "open decoder")
         return codec
     }
 
     /// A decoder for the packets this opened encoder gives, opened and ready for them: to see the pictures a
-    /// viewer would.
+    /// viewer would. It allocates no picture larger than the encoder's.
     public func decoderForOutput(threads: Int32 = 0) throws -> Codec {
         guard let found = avcodec_find_decoder(context.pointee.codec_id) else {
             throw MediaError.unsupported("no decoder for codec \(name)")
@@ -62,6 +74,9 @@ public final class Codec: @unchecked Sendable {
         try check(avcodec_parameters_to_context(decoder.context, parameters), "configure decoder")
         decoder.context.pointee.pkt_timebase = context.pointee.time_base
         decoder.context.pointee.thread_count = threads
+        // FFmpeg checks the width rounded up to its row alignment (at most 64 pixels); the height is rounded too.
+        let aligned = { (side: Int32) in (Int64(max(side, 1)) + 63) / 64 * 64 }
+        decoder.context.pointee.max_pixels = aligned(context.pointee.width) * aligned(context.pointee.height)
         try check(avcodec_open2(decoder.context, found, nil), "open decoder")
         return decoder
     }

@@ -8,30 +8,58 @@ public final class InputFile: @unchecked Sendable {
     /// The owned demuxer context.
     let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: CancellationFlag
+    /// The bounds on reading and decoding this file; its streams' decoders get them.
+    public let limits: DecodeLimits
 
-    /// Opens `path` and reads stream information.
-    public init(path: String, formats: [String], cancellation: CancellationFlag) throws {
+    /// Opens `path` and reads stream information within `limits`: the demuxer reads at most their bytes and
+    /// media time, and the decoders that stream analysis opens allocate no picture larger than they allow.
+    public init(path: String, formats: [String], limits: DecodeLimits, cancellation: CancellationFlag) throws {
         guard var context = avformat_alloc_context() else { throw FFmpegError.outOfMemory("open input") }
         self.cancellation = cancellation
+        self.limits = limits
         context.pointee.interrupt_callback = cancellation.interruptCallback
         let options = OptionDictionary([
             "protocol_whitelist": "file",
             "format_whitelist": formats.joined(separator: ","),
             "enable_drefs": "0",
             "use_absolute_path": "0",
-        ])
+        ].merging(limits.demuxerOptions) { $1 })
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context and sets it to NULL.
         try check(avformat_open_input(&optional, "file:" + path, nil, &options.pointer), "open input")
         context = optional!
         self.context = context
         do {
-            try check(avformat_find_stream_info(context, nil), "read stream information")
+            try findStreamInfo(context)
         } catch {
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
             throw error
         }
+    }
+
+    /// Reads stream information with `max_pixels` on every decoder it opens, one option set per stream. A
+    /// stream whose header already claims a larger picture is not decoded meanwhile: FFmpeg's decoders size
+    /// their tables from the header before they allocate a picture (about 90 MB for 16000×16000 in H.264). Such a
+    /// stream keeps the size its header claims, for the caller to refuse.
+    private func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>) throws {
+        let oversized = streams.filter { $0.width * $0.height > limits.maximumPixels }.map { stream in
+            (stream: stream.pointer, width: Int32(stream.width), height: Int32(stream.height))
+        }
+        for (stream, _, _) in oversized { stream.pointee.discard = AVDISCARD_ALL }
+        defer {
+            for (stream, width, height) in oversized {
+                stream.pointee.discard = AVDISCARD_DEFAULT
+                stream.pointee.codecpar.pointee.width = width
+                stream.pointee.codecpar.pointee.height = height
+            }
+        }
+        let perStream = (0..<Int(context.pointee.nb_streams)).map { _ in OptionDictionary(limits.decoderOptions) }
+        var pointers = perStream.map(\.pointer)
+        let result = pointers.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        // FFmpeg replaces each dictionary with the options it did not use; each owner frees what it now holds.
+        for (dictionary, pointer) in zip(perStream, pointers) { dictionary.pointer = pointer }
+        try check(result, "read stream information")
     }
 
     deinit {
@@ -61,7 +89,9 @@ public final class InputFile: @unchecked Sendable {
 
     /// The demuxed streams.
     public var streams: [MediaStream] {
-        (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0].map(MediaStream.init) }
+        (0..<Int(context.pointee.nb_streams)).compactMap { index in
+            context.pointee.streams[index].map { MediaStream($0, limits: limits) }
+        }
     }
 
     /// The best stream of a type, as FFmpeg chooses it, or nil. With `related`, only streams of the same
@@ -69,7 +99,7 @@ public final class InputFile: @unchecked Sendable {
     public func bestStream(_ type: MediaType, relatedTo related: MediaStream? = nil) -> MediaStream? {
         let index = av_find_best_stream(context, type.avMediaType, -1, related?.index ?? -1, nil, 0)
         guard index >= 0 else { return nil }
-        return context.pointee.streams[Int(index)].map(MediaStream.init)
+        return context.pointee.streams[Int(index)].map { MediaStream($0, limits: limits) }
     }
 
     /// The streams of the program that holds `related`, in the file's order; every stream when the file has no

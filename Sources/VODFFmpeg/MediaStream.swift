@@ -4,9 +4,12 @@ import CFFmpeg
 public struct MediaStream: @unchecked Sendable, Hashable {
     /// The stream, owned and freed by its `InputFile`.
     let pointer: UnsafeMutablePointer<AVStream>
+    /// The bounds of the file it comes from, which its decoders get.
+    let limits: DecodeLimits
 
-    init(_ pointer: UnsafeMutablePointer<AVStream>) {
+    init(_ pointer: UnsafeMutablePointer<AVStream>, limits: DecodeLimits) {
         self.pointer = pointer
+        self.limits = limits
     }
 
     /// The stream's index in its file, as packets name it.

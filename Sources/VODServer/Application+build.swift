@@ -19,14 +19,15 @@ public func buildApplication(
     let metrics = ServiceMetrics()
     let streamFiles = StreamFiles(catalog: library.catalog, segmentCacheSize: configuration.segmentCacheSize, metrics: metrics)
     let caches = TitleCaches(streamFiles: streamFiles)
+    let subscribers = ConnectionSlots.eventSubscribers(configuration.connectionLimits)
     let router = buildRouter(
         configuration: configuration, library: library, jobs: jobs, feed: feed, storedJSON: storedJSON, uploads: uploads,
-        caches: caches, metrics: metrics
+        caches: caches, metrics: metrics, subscribers: subscribers
     )
     let workers = TranscodeService(library: library, jobs: jobs, configuration: configuration, metrics: metrics, logger: logger)
     let renderer = EventRenderer(storedJSON: storedJSON)
     let webSocket = EventsWebSocket(
-        feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL,
+        feed: feed, renderer: renderer, publicURL: configuration.publicBaseURL, subscribers: subscribers,
         access: EventAccess(tokens: configuration.playbackTokens, protection: configuration.writeProtection)
     )
     let deliveries = EventDeliveryService(
@@ -54,10 +55,11 @@ public func buildApplication(
 }
 
 /// The routes, behind request metrics, CORS and JSON errors: the API, `/health`, `/metrics` and the web console
-/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`, `caches` what is kept of titles.
+/// at `/`; `uploads` holds the resumable uploads of `/api/uploads`, `caches` what is kept of titles, and
+/// `subscribers` counts the event streams, which `GET /api/ws` shares.
 func buildRouter(
     configuration: VODServerConfiguration, library: MediaLibrary, jobs: RunningJobs, feed: EventFeed, storedJSON: StoredJSONCache,
-    uploads: TusStore, caches: TitleCaches, metrics: ServiceMetrics
+    uploads: TusStore, caches: TitleCaches, metrics: ServiceMetrics, subscribers: ConnectionSlots
 ) -> Router<VODRequestContext> {
     let router = Router(context: VODRequestContext.self)
     let publicURL = configuration.publicBaseURL
@@ -71,11 +73,14 @@ func buildRouter(
     router.add(middleware: MinimumBodyRateMiddleware(bytesPerSecond: configuration.minimumBodyRate, grace: configuration.idleTimeout))
     router.addHealthCheck(catalog: library.catalog)
     let playback = configuration.playbackTokens
+    let uploadSlots = ConnectionSlots.uploads(configuration.connectionLimits)
     MediaController(
         library: library,
         streamFiles: caches.streamFiles,
         jobs: jobs,
         maxUploadSize: configuration.maxUploadSize,
+        uploadSlots: uploadSlots,
+        formLimits: configuration.connectionLimits,
         writeProtection: configuration.writeProtection,
         playback: playback,
         publicURL: publicURL,
@@ -87,13 +92,13 @@ func buildRouter(
         renderThumbnail: configuration.renderThumbnail
     ).addRoutes(to: router.group("api/media"))
     EventsController(feed: feed, catalog: library.catalog, renderer: EventRenderer(storedJSON: storedJSON), publicURL: publicURL,
-                     access: EventAccess(tokens: playback, protection: configuration.writeProtection))
+                     subscribers: subscribers, access: EventAccess(tokens: playback, protection: configuration.writeProtection))
         .addRoutes(to: router.group("api"))
     WorkersController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/workers"))
     WebhooksController(catalog: library.catalog, writeProtection: configuration.writeProtection)
         .addRoutes(to: router.group("api/webhooks"))
-    TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize,
+    TusController(library: library, store: uploads, maxUploadSize: configuration.maxUploadSize, uploadSlots: uploadSlots,
                   writeProtection: configuration.writeProtection, publicURL: publicURL, metrics: metrics)
         .addRoutes(to: router.group("api/uploads"))
     MetricsController(metrics: metrics, catalog: library.catalog).addRoutes(to: router)
@@ -121,7 +126,7 @@ private func webSocketServer(
     return HTTPServerBuilder { responder in
         GuardedWebSocketChannel(
             base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel, shouldUpgrade: webSocket.shouldUpgrade),
-            idleTimeout: idleTimeout
+            idleTimeout: idleTimeout, subscribers: webSocket.subscribers
         )
     }
 }

@@ -58,6 +58,8 @@ public struct VODServerConfiguration: Sendable {
     public var playerScriptURL: String?
     /// Thumbnails rendered at once and requests waiting for one (`GET /api/media/:id/thumbnail.jpg`).
     public var thumbnailLimits: ThumbnailLimits
+    /// Event streams, uploads and multipart fields anyone may hold at once (`ConnectionLimits`).
+    public var connectionLimits: ConnectionLimits
     /// The HS256 key private titles' playback tokens are signed with (`--playback-key-file`); without one, no
     /// token is issued and private titles do not play.
     public var playbackKey: String?
@@ -125,6 +127,7 @@ public struct VODServerConfiguration: Sendable {
         webhooks: WebhookPolicy = WebhookPolicy(),
         playerScriptURL: String? = nil,
         thumbnailLimits: ThumbnailLimits = ThumbnailLimits(),
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         playbackKey: String? = nil
     ) {
         self.host = host
@@ -150,6 +153,7 @@ public struct VODServerConfiguration: Sendable {
         self.webhooks = webhooks
         self.playerScriptURL = playerScriptURL
         self.thumbnailLimits = thumbnailLimits
+        self.connectionLimits = connectionLimits
         self.playbackKey = playbackKey
     }
 }

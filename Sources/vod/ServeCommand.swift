@@ -84,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
+    @OptionGroup var limits: LimitOptions
+
     @OptionGroup var webhooks: WebhookOptions
 
     func validate() throws {
@@ -127,6 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
             webhooks: try webhooks.webhookPolicy(),
             playerScriptURL: resolvedPlayerScriptURL(),
             thumbnailLimits: try resolvedThumbnailLimits(),
+            connectionLimits: try limits.connectionLimits(),
             playbackKey: try security.playbackKey()
         )
         if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }

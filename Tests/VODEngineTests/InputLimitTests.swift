@@ -3,7 +3,8 @@ import Testing
 import VODEngine
 import VODTestSupport
 
-/// Headers that claim absurd pictures or durations are refused before anything is decoded.
+/// Headers that claim absurd pictures or durations are refused before anything is decoded, and decode bombs
+/// (`DecodeBomb`) at probe or, for a picture that grows mid-stream, when it is decoded.
 @Suite("Refusing lying headers", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct InputLimitTests {
     @Test func aPictureBeyond8KIsRefusedWhileAn8KPictureIsPlanned() throws {
@@ -21,5 +22,29 @@ struct InputLimitTests {
         let directory = try TemporaryDirectory()
         let file = try await #require(HostileCorpus.files.first { $0.name == name }).write(in: directory.url)
         #expect(throws: MediaError.invalid(reason)) { try MediaProber.probe(path: file) }
+    }
+
+    @Test(arguments: [
+        (DecodeBomb.hugeSPS, "the video claims 16000×16000 pixels, more than the 8192×4320 this service transcodes"),
+        (.eightHugeStreams, "the video claims 16000×16000 pixels, more than the 8192×4320 this service transcodes"),
+        (.millionSkipFrames, "the video has no duration and holds more than 108000 pictures (an hour at 30 frames a second), "
+            + "the most this service reads from such a file"),
+    ])
+    func aDecodeBombIsRefusedAtProbe(_ bomb: DecodeBomb, _ reason: String) async throws {
+        let directory = try TemporaryDirectory()
+        let file = try await bomb.write(in: directory.url)
+        #expect(throws: MediaError.invalid(reason)) { try MediaProber.probe(path: file) }
+    }
+
+    @Test func aPictureThatGrowsPastTheLimitsMidStreamFailsTheTranscode() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try await DecodeBomb.growsMidStream.write(in: directory.url)
+        #expect(try MediaProber.probe(path: file).video?.width == 320, "the probe sees the first pictures only")
+        let output = directory.url.appendingPathComponent("out").path
+        await #expect(throws: MediaError.invalid(
+            "the video changes to 8000×8000 pixels after 100 pictures, more than the 8192×4320 this service transcodes")) {
+            try await Transcoder(options: TranscodeOptions(preset: "ultrafast")).transcode(input: file, outputDirectory: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output), "the failed transcode left nothing")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import VODFFmpeg
 
 extension SourceStage {
+    /// Why no picture came out: the decoder's own complaint, or a file that ends first.
     func noPictureError() -> MediaError {
         guard let error = firstVideoDecodeError, let videoDecoder else {
             return MediaError.invalid("the file ends before the first video frame")

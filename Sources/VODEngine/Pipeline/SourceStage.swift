@@ -47,6 +47,7 @@ final class SourceStage {
     private var elementaryClock: Int64?
     private(set) var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
+    private var pictureLimits: PictureLimits
 
     /// The constant output frame rate; for an audio-only title, the nominal rate its segment schedule counts in.
     var frameRate: FrameRate { converter.frameRate }
@@ -84,6 +85,7 @@ final class SourceStage {
         converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
         sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
         elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
+        pictureLimits = PictureLimits(input: input)
         let plan = TrackPlan(input: input, video: picture)
         let readsTracks = if case .chunk = window { false } else { true }
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
@@ -264,6 +266,8 @@ final class SourceStage {
     /// Sends one packet (or nil to drain) and passes every decoded frame on. Corrupt packets are skipped, as a
     /// player would, unless most of the input is corrupt.
     private func decode(_ packet: Packet?, with decoder: Codec, into frame: Frame, _ handle: (Frame) throws -> Void) throws {
+        let isVideo = decoder === videoDecoder
+        if isVideo { try pictureLimits.checkRefusals(of: decoder) }
         do {
             try decoder.send(packet)
         } catch let error as FFmpegError where !error.isCancellation && !error.isTryAgain {
@@ -278,8 +282,10 @@ final class SourceStage {
                 continue
             }
             defer { frame.unreference() }
+            if isVideo { try pictureLimits.check(frame) }
             try handle(frame)
         }
+        if isVideo { try pictureLimits.checkRefusals(of: decoder) }
     }
 
     /// Counts a decoding error, and gives up once the input is mostly damage.
@@ -290,6 +296,4 @@ final class SourceStage {
             throw MediaError.invalid("the file is too damaged to decode (\(Self.describe(error, from: decoder)))")
         }
     }
-
-    /// Why no picture came out: the decoder's own complaint, or a file that ends first.
 }

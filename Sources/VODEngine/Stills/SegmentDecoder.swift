@@ -43,7 +43,7 @@ enum SegmentDecoder {
 
     /// The segment opened for its video alone.
     private static func open(_ path: String, cancellation: CancellationFlag) throws -> (InputFile, MediaStream) {
-        let input = try InputFile(path: path, formats: ["mpegts"], cancellation: cancellation)
+        let input = try InputFile(path: path, formats: ["mpegts"], limits: InputPolicy.decodeLimits, cancellation: cancellation)
         guard let stream = input.bestStream(.video) else { throw MediaError.invalid("segment \(path) has no picture") }
         input.discardStreams(except: [stream])
         return (input, stream)

@@ -20,6 +20,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case rangeNotSatisfiable(Int)
         case notFound
         case http(HTTPResponse.Status, String?)
+        case busy(String, retryAfter: Int)
         case databaseUnavailable
         case internalError
     }
@@ -54,6 +55,10 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
     public static func http(_ status: HTTPResponse.Status, message: String?) -> APIError {
         APIError(code: .http(status, message))
     }
+    /// 503 with `Retry-After`: the server holds as many of something (event streams, uploads) as it allows.
+    public static func busy(_ message: String, retryAfter seconds: Int) -> APIError {
+        APIError(code: .busy(message, retryAfter: seconds))
+    }
     /// 503: the catalog does not answer.
     public static var databaseUnavailable: APIError { APIError(code: .databaseUnavailable) }
     /// 500, without details: those go to the log.
@@ -69,7 +74,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case .conflict: .conflict
         case .rangeNotSatisfiable: .rangeNotSatisfiable
         case .http(let status, _): status
-        case .databaseUnavailable: .serviceUnavailable
+        case .databaseUnavailable, .busy: .serviceUnavailable
         case .internalError: .internalServerError
         }
     }
@@ -85,7 +90,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
         case .unsupportedContentType(let type):
             "Unsupported Content-Type \(type.map { "'\($0)'" } ?? "(none)"): send multipart/form-data or video/*"
         case .captionNotFound: "Caption not found"
-        case .badRequest(let message), .conflict(let message), .unprocessable(let message): message
+        case .badRequest(let message), .conflict(let message), .unprocessable(let message), .busy(let message, _): message
         case .rangeNotSatisfiable: "Requested range not satisfiable"
         case .notFound: "Not found"
         case .http(let status, let message): message ?? status.reasonPhrase
@@ -102,6 +107,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable, Eq
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if case .rangeNotSatisfiable(let size) = code { headers[.contentRange] = "bytes */\(size)" }
+        if case .busy(_, let seconds) = code { headers[.retryAfter] = String(seconds) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(body)

@@ -92,7 +92,7 @@ extension MediaController {
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let form: UploadReceiver.Form
         do {
-            form = try await UploadReceiver(stagingPath: staging, limit: Self.maximumCaptionSize)
+            form = try await UploadReceiver(stagingPath: staging, limit: Self.maximumCaptionSize, formLimits: formLimits)
                 .receiveMultipart(request.body, boundary: boundary)
         } catch is IncompleteUpload {
             throw APIError.badRequest("The upload ended before it was complete")

@@ -15,9 +15,11 @@ extension MediaController {
         let declaredLength = request.headers[.contentLength].flatMap { Int64($0) }
         if let declaredLength, declaredLength > maxUploadSize { throw APIError.uploadTooLarge(limit: maxUploadSize) }
 
+        let slot = try uploadSlots.take()
+        defer { withExtendedLifetime(slot) {} }
         let staging = library.uploadStagingPath()
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        let receiver = UploadReceiver(stagingPath: staging, limit: maxUploadSize)
+        let receiver = UploadReceiver(stagingPath: staging, limit: maxUploadSize, formLimits: formLimits)
         let query = request.uri.queryParameters
         var title = query["title"].map(String.init)
         var description = query["description"].map(String.init)

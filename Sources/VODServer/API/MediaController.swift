@@ -10,6 +10,10 @@ struct MediaController: Sendable {
     let streamFiles: StreamFiles
     let jobs: RunningJobs
     let maxUploadSize: Int64
+    /// Uploads being received, shared with `/api/uploads`.
+    let uploadSlots: ConnectionSlots
+    /// The bounds on a multipart upload's fields besides the file.
+    let formLimits: ConnectionLimits
     let writeProtection: WriteProtection
     /// Issues and checks the playback tokens of private titles.
     let playback: PlaybackTokens

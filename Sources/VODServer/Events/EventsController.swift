@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import ServiceLifecycle
 import VODCatalog
 import VODService
@@ -15,10 +16,12 @@ struct EventsController: Sendable {
     let catalog: any MediaStore
     let renderer: EventRenderer
     let publicURL: String?
+    /// The event streams open, WebSocket ones included; past the bound a stream gets 503.
+    let subscribers: ConnectionSlots
     let access: EventAccess
 
     func addRoutes(to api: RouterGroup<VODRequestContext>) {
-        api.get("events") { request, _ in try await stream(request, mediaID: nil) }
+        api.get("events") { request, context in try await stream(request, mediaID: nil, channel: context.channel) }
         api.get("media/:id/events") { request, context in
             let id = try MediaController.id(context)
             let item = try await catalog.media(id: id)
@@ -29,13 +32,17 @@ struct EventsController: Sendable {
                     tokens: access.tokens, protection: access.protection
                 )
             }
-            return try await stream(request, mediaID: id)
+            return try await stream(request, mediaID: id, channel: context.channel)
         }
     }
 
-    private func stream(_ request: Request, mediaID: Int64?) async throws -> Response {
+    /// A stream on `channel`, which ends when the client goes away: at once, not at the next write, so that its
+    /// place among the `subscribers` is free again.
+    private func stream(_ request: Request, mediaID: Int64?, channel: any Channel) async throws -> Response {
+        let slot = try subscribers.take()
         let audience = await access.audience(request.headers, token: Self.token(request), mediaID: mediaID)
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
+        channel.closeFuture.whenComplete { _ in subscription.end() }
         let baseURL = request.baseURL(publicURL: publicURL)
         let renderer = self.renderer
         let headers: HTTPFields = [
@@ -58,6 +65,7 @@ struct EventsController: Sendable {
                 subscription.end()
             }
             try await writer.finish(nil)
+            withExtendedLifetime(slot) {}
         })
     }
 

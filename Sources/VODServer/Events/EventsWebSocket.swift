@@ -14,6 +14,9 @@ struct EventsWebSocket: Sendable {
     let feed: EventFeed
     let renderer: EventRenderer
     let publicURL: String?
+    /// The event streams open, SSE ones included: an upgrade takes a place, and is declined without one
+    /// (`FirstHeadGuard` answers it 503 first when it sees every place taken).
+    let subscribers: ConnectionSlots
     let access: EventAccess
 
     /// The path it answers on.
@@ -30,6 +33,7 @@ struct EventsWebSocket: Sendable {
         guard let lastEventID = Self.number(query["last_event_id"]), let mediaID = Self.number(query["media_id"]) else {
             return .dontUpgrade
         }
+        guard let slot = try? subscribers.take() else { return .dontUpgrade }
         let audience = await access.audience(request.headerFields, token: query["token"], mediaID: mediaID)
         let subscription = try await feed.subscribe(after: lastEventID, mediaID: mediaID)
         let baseURL = request.baseURL(publicURL: publicURL)
@@ -49,6 +53,7 @@ struct EventsWebSocket: Sendable {
             } onGracefulShutdown: {
                 subscription.end()
             }
+            withExtendedLifetime(slot) {}
         }
     }
 

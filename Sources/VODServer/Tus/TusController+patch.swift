@@ -28,7 +28,11 @@ extension TusController {
     func append(
         _ request: Request, to upload: TusUpload, at offset: Int64, hasBytes: Bool, context: VODRequestContext
     ) async throws -> TusUpload {
-        if hasBytes { try await receive(request, into: upload, at: offset) }
+        if hasBytes {
+            let slot = try uploadSlots.take()
+            try await receive(request, into: upload, at: offset)
+            withExtendedLifetime(slot) {}
+        }
         var upload = upload
         upload.expires = Date().addingTimeInterval(store.expiry)
         try store.save(upload)

@@ -12,6 +12,8 @@ struct TusController: Sendable {
     let library: MediaLibrary
     let store: TusStore
     let maxUploadSize: Int64
+    /// Uploads being received, shared with `POST /api/media`.
+    let uploadSlots: ConnectionSlots
     let writeProtection: WriteProtection
     let publicURL: String?
     /// Counts the bytes of the chunks it accepts.

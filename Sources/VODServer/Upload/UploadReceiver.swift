@@ -12,11 +12,10 @@ struct UploadReceiver {
         var hasFile: Bool { fileName != nil }
     }
 
-    /// Form fields other than the file are small: title and description.
-    private static let maximumFieldBytes = 64 * 1024
-
     let stagingPath: String
     let limit: Int64
+    /// How many fields besides the file a form may have, and how long each may be; more gets 413.
+    let formLimits: ConnectionLimits
 
     /// Writes a raw body (`Content-Type: video/*`) to the staging file and returns its size.
     /// A body shorter than its Content-Length (the client went away) is an error.
@@ -43,6 +42,7 @@ struct UploadReceiver {
             var current: (name: String, isFile: Bool)?
             var field: [UInt8] = []
             var received: Int64 = 0
+            var fields = 0
             for try await chunk in body {
                 received += Int64(chunk.readableBytes)
                 guard received <= limit else { throw APIError.uploadTooLarge(limit: limit) }
@@ -50,7 +50,7 @@ struct UploadReceiver {
                     switch event {
                     case .partStart(let name, let fileName):
                         let isFile = name == "file" && fileName != nil && !form.hasFile
-                        if isFile { form.fileName = fileName }
+                        if isFile { form.fileName = fileName } else { try countField(&fields) }
                         current = (name, isFile)
                         field = []
                     case .data(let data) where current?.isFile == true:
@@ -58,8 +58,9 @@ struct UploadReceiver {
                         try await writer.write(contentsOf: data)
                     case .data(let data):
                         field += data.readableBytesView
-                        guard field.count <= Self.maximumFieldBytes else {
-                            throw APIError.badRequest("Form field \"\(current?.name ?? "")\" is too long")
+                        guard field.count <= formLimits.formFieldBytes else {
+                            throw APIError.http(.contentTooLarge, message:
+                                "Form field \"\(current?.name ?? "")\" is longer than \(formLimits.formFieldBytes) bytes")
                         }
                     case .partEnd:
                         if let current, !current.isFile { form.fields[current.name] = String(decoding: field, as: UTF8.self) }
@@ -69,6 +70,14 @@ struct UploadReceiver {
             }
             guard parser.isComplete else { throw IncompleteUpload() }
             return form
+        }
+    }
+
+    /// Counts one more field besides the file; throws 413 past `formLimits.formFields`.
+    private func countField(_ fields: inout Int) throws {
+        fields += 1
+        guard fields <= formLimits.formFields else {
+            throw APIError.http(.contentTooLarge, message: "The form has more than \(formLimits.formFields) fields besides the file")
         }
     }
 

@@ -54,9 +54,10 @@ struct UploadAnswer: Sendable {
     /// The `error` of a JSON error body, or "".
     var error: String
 
-    /// Uploads `file` with curl's multipart form; `rate` limits curl's sending speed, such as `200k`.
-    static func send(_ file: String, to server: String, rate: String? = nil) async throws -> UploadAnswer {
-        let limit = rate.map { ["--limit-rate", $0] } ?? []
+    /// Uploads `file` with curl's multipart form and `fields` (`name=value`) beside it; `rate` limits curl's
+    /// sending speed, such as `200k`.
+    static func send(_ file: String, to server: String, rate: String? = nil, fields: [String] = []) async throws -> UploadAnswer {
+        let limit = (rate.map { ["--limit-rate", $0] } ?? []) + fields.flatMap { ["-F", $0] }
         let output = try await ExternalTool.run("curl", ["-s", "-w", "\n%{http_code}", "-F", "file=@\(file)"] + limit + ["\(server)/api/media"])
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
         let body = lines.dropLast().joined(separator: "\n")

@@ -44,7 +44,8 @@ enum OpenAPIFiles {
             configuration: configuration, library: test.library, jobs: RunningJobs(),
             feed: EventFeed(events: test.library.events, logger: logger), storedJSON: StoredJSONCache(),
             uploads: TusStore(mediaDirectory: test.mediaDirectory, expiry: 3600),
-            caches: TitleCaches(streamFiles: StreamFiles(catalog: test.library.catalog, segmentCacheSize: 0)), metrics: ServiceMetrics()
+            caches: TitleCaches(streamFiles: StreamFiles(catalog: test.library.catalog, segmentCacheSize: 0)), metrics: ServiceMetrics(),
+            subscribers: ConnectionSlots.eventSubscribers(configuration.connectionLimits)
         )
         return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description.replacingOccurrences(of: "**", with: "{path}"))" })
     }
