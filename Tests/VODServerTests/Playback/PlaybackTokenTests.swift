@@ -52,7 +52,9 @@ import VODTestSupport
         let otherClaims = try await Self.tokens.issue(PlaybackClaims(mediaID: 8, expires: Self.inAnHour, origins: nil))
             .split(separator: ".").map(String.init)
         let signature = parts[2]
-        let flipped = String(signature.dropLast()) + (signature.last == "A" ? "B" : "A")
+        // The first character, all of whose six bits are the signature's: the last one's lowest bits are padding,
+        // so changing it from A to B can leave the signature's bytes as they were.
+        let flipped = (signature.first == "A" ? "B" : "A") + String(signature.dropFirst())
         for tampered in [
             "\(parts[0]).\(parts[1]).\(flipped)", "\(parts[0]).\(otherClaims[1]).\(parts[2])", "\(parts[0]).\(parts[1])",
             "not a token", token + "x",
