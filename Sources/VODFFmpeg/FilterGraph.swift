@@ -56,7 +56,7 @@ public final class FilterGraph: @unchecked Sendable {
         return context!
     }
 
-    private static func parse(
+    static func parse(
         _ description: String, between source: UnsafeMutablePointer<AVFilterContext>,
         and sink: UnsafeMutablePointer<AVFilterContext>, in graph: UnsafeMutablePointer<AVFilterGraph>
     ) throws {

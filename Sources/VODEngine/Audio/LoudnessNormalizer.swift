@@ -1,0 +1,41 @@
+import VODFFmpeg
+
+/// Brings one audio track to a target loudness as it is decoded: libavfilter's `loudnorm` in its single-pass
+/// dynamic mode, with a true-peak limiter, so the title can be published while it encodes.
+///
+/// `loudnorm` looks 3 s ahead, so the audio it gives back lags the frames it takes by that much: a title with a
+/// target never muxes its audio into the video rungs (`TranscodeJob`), whose segments are cut on the pictures.
+final class LoudnessNormalizer {
+    /// The true peak the limiter allows, in dBTP: 1 dB under the −1 dBTP ceiling, for what the AAC and AC-3
+    /// encoders and the resampling back to the source's rate add.
+    static let limiterPeak = -2.0
+    /// The loudness range `loudnorm` aims at, in LU: its widest, so the gain follows the programme only slowly.
+    static let loudnessRange = 20.0
+
+    private let target: Double
+    private let timeBase: Rational
+    private var graph: AudioFilterGraph?
+    private let output: Frame
+
+    /// A normalizer to `target` LUFS for audio timed in `timeBase`, the track's stream's.
+    init(target: Double, timeBase: Rational) throws {
+        self.target = target
+        self.timeBase = timeBase
+        output = try Frame()
+    }
+
+    /// Takes a decoded frame (nil at the end of the track) and passes on every normalized frame, in the decoder's
+    /// format, with its time in seconds of the track's stream, when known.
+    func push(_ frame: Frame?, emit: (Frame, Double?) throws -> Void) throws {
+        if graph == nil, let frame {
+            let description = "loudnorm=I=\(target):TP=\(Self.limiterPeak):LRA=\(Self.loudnessRange)"
+            graph = try AudioFilterGraph(description: description, like: frame, timeBase: timeBase, keepsFormat: true)
+        }
+        guard let graph else { return }
+        try graph.push(frame)
+        while try graph.pull(into: output) {
+            defer { output.unreference() }
+            try emit(output, graph.time(of: output))
+        }
+    }
+}
