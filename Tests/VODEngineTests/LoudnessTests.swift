@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VODEngine
+import VODTestSupport
+
+/// Every audio track's EBU R128 loudness is measured as it is transcoded, and `loudnessTarget` brings the sound
+/// to the target with its true peaks under −1 dBTP; both checked with Debian's ffmpeg on the source and output.
+@Suite("Loudness", .serialized, .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
+struct LoudnessTests {
+    /// A 1 kHz stereo tone at −30 LUFS under a test picture, 10 s long.
+    static func quietClip(in directory: TemporaryDirectory) async throws -> String {
+        let path = directory.url.appendingPathComponent("quiet.mp4").path
+        _ = try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=10",
+            "-f", "lavfi", "-i", "aevalsrc=0.0316*sin(2*PI*1000*t)|0.0316*sin(2*PI*1000*t):s=48000:d=10",
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-b:a", "192k", "-shortest", path,
+        ])
+        return path
+    }
+
+    static let ladder = [Rung(specification: "180p:320x180@300k")!]
+
+    @Test func aQuietTrackIsMeasuredAndKeptAtItsLevelWithoutATarget() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await Self.quietClip(in: directory)
+        let source = try await EBUR128.measure(clip)
+        #expect(abs(source.integrated + 30) < 0.5, "the fixture is at −30 LUFS: \(source)")
+        let result = try await Transcoder(options: TranscodeOptions(ladder: Self.ladder, preset: "superfast"))
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let measured = try #require(result.tracks.first { $0.type == "audio" }?.loudness)
+        #expect(abs(measured.integrated - source.integrated) <= 1, "vod \(measured), Debian's ffmpeg \(source)")
+        #expect(abs(measured.truePeak - source.truePeak) <= 1, "vod \(measured), Debian's ffmpeg \(source)")
+        #expect(abs(measured.range - source.range) <= 1, "vod \(measured), Debian's ffmpeg \(source)")
+        #expect(result.tracks.filter { $0.type != "audio" }.allSatisfy { $0.loudness == nil })
+        let rendition = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("180p/index.m3u8").path
+        let output = try await EBUR128.measure(rendition)
+        #expect(abs(output.integrated - source.integrated) <= 0.5, "the level is kept: \(output) from \(source)")
+    }
+
+    @Test func aTargetBringsEveryRenditionToItUnderTheTruePeakCeiling() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await Self.quietClip(in: directory)
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast", loudnessTarget: -16)
+        let result = try await Transcoder(options: options)
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let measured = try #require(result.tracks.first { $0.type == "audio" }?.loudness)
+        #expect(abs(measured.integrated + 30) <= 1, "the source's loudness, not the output's: \(measured)")
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        #expect(master.contains(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac""#), "the normalized sound is a rendition of its own")
+        let rendition = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("audio_0/index.m3u8").path
+        let output = try await EBUR128.measure(rendition)
+        #expect(abs(output.integrated + 16) <= 1, "at the target: \(output)")
+        #expect(output.truePeak <= -1, "true peak under −1 dBTP: \(output)")
+    }
+}
+
+/// Debian's ffmpeg's `ebur128=peak=true` summary of a file's first audio stream.
+enum EBUR128 {
+    static func measure(_ path: String) async throws -> Loudness {
+        let run = try await ExternalTool.require("ffmpeg", [
+            "-hide_banner", "-nostats", "-i", path, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-",
+        ])
+        let summary = try #require(run.standardError.components(separatedBy: "Summary:").last)
+        func value(_ label: String) throws -> Double {
+            let line = try #require(summary.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
+            return try #require(line.split(separator: " ").dropFirst().lazy.compactMap { Double($0) }.first)
+        }
+        return Loudness(integrated: try value("I:"), range: try value("LRA:"), truePeak: try value("Peak:"))
+    }
+}
