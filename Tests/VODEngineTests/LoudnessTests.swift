@@ -52,6 +52,27 @@ struct LoudnessTests {
         #expect(abs(output.integrated + 16) <= 1, "at the target: \(output)")
         #expect(output.truePeak <= -1, "true peak under −1 dBTP: \(output)")
     }
+
+    /// Pink noise peaks about 11 dB over its loudness: at −10 LUFS the limiter, not the target, sets the level.
+    @Test func aLoudTargetOnPeakySoundKeepsTheTruePeakCeiling() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.url.appendingPathComponent("pink.mp4").path
+        _ = try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=10",
+            "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.17:duration=10:sample_rate=48000",
+            "-filter_complex", "[1:a]aformat=channel_layouts=stereo[a]", "-map", "0:v", "-map", "[a]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-b:a", "192k", "-shortest", clip,
+        ])
+        let source = try await EBUR128.measure(clip)
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast", loudnessTarget: -10)
+        let result = try await Transcoder(options: options)
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let rendition = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("audio_0/index.m3u8").path
+        let output = try await EBUR128.measure(rendition)
+        #expect(output.truePeak <= -1, "true peak under −1 dBTP: \(output)")
+        #expect(output.integrated <= -9, "never louder than the target: \(output)")
+        #expect(output.integrated - source.integrated >= 14, "brought up from \(source) as far as the ceiling allows: \(output)")
+    }
 }
 
 /// Debian's ffmpeg's `ebur128=peak=true` summary of a file's first audio stream.
