@@ -43,15 +43,12 @@ public final class AudioFilterGraph: @unchecked Sendable {
 
     /// Sends audio into the graph; nil says no more follows, so the filters let go of what they hold.
     public func push(_ frame: Frame?) throws {
-        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter audio")
+        try FilterGraph.send(frame, to: source, "filter audio")
     }
 
     /// Takes the next filtered audio into `frame`, or returns false when the graph needs more input or is done.
     public func pull(into frame: Frame) throws -> Bool {
-        let result = av_buffersink_get_frame(sink, frame.pointer)
-        if result == vod_averror_eagain() || result == vod_averror_eof() { return false }
-        try check(result, "filter audio")
-        return true
+        try FilterGraph.receive(from: sink, into: frame, "filter audio")
     }
 
     /// The frame's channel layout as libavfilter names it, such as `stereo` or `5.1(side)`; the default layout of
