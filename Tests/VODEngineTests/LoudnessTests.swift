@@ -74,18 +74,3 @@ struct LoudnessTests {
         #expect(output.integrated - source.integrated >= 14, "brought up from \(source) as far as the ceiling allows: \(output)")
     }
 }
-
-/// Debian's ffmpeg's `ebur128=peak=true` summary of a file's first audio stream.
-enum EBUR128 {
-    static func measure(_ path: String) async throws -> Loudness {
-        let run = try await ExternalTool.require("ffmpeg", [
-            "-hide_banner", "-nostats", "-i", path, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-",
-        ])
-        let summary = try #require(run.standardError.components(separatedBy: "Summary:").last)
-        func value(_ label: String) throws -> Double {
-            let line = try #require(summary.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
-            return try #require(line.split(separator: " ").dropFirst().lazy.compactMap { Double($0) }.first)
-        }
-        return Loudness(integrated: try value("I:"), range: try value("LRA:"), truePeak: try value("Peak:"))
-    }
-}
