@@ -53,6 +53,28 @@ struct LoudnessTests {
         #expect(output.truePeak <= -1, "true peak under −1 dBTP: \(output)")
     }
 
+    /// A 5.1 track's AC-3 rendition and its AAC stereo downmix are each brought to the target: the downmix is
+    /// normalized after the mix, whose level differs from the 5.1's.
+    @Test func aSurroundTracksRenditionsAreEachAtTheTarget() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.url.appendingPathComponent("surround.mkv").path
+        let tones = [300, 400, 500, 60, 600, 700].map { "0.02*sin(2*PI*\($0)*t)" }.joined(separator: "|")
+        _ = try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=8",
+            "-f", "lavfi", "-i", "aevalsrc=\(tones):c=5.1(side):s=48000:d=8",
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "flac", "-shortest", clip,
+        ])
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast", loudnessTarget: -20)
+        let result = try await Transcoder(options: options)
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        for rendition in ["audio_0", "audio_1"] {
+            let output = try await EBUR128.measure(folder.appendingPathComponent("\(rendition)/index.m3u8").path)
+            #expect(abs(output.integrated + 20) <= 1, "\(rendition) at the target: \(output)")
+            #expect(output.truePeak <= -1, "\(rendition) under −1 dBTP: \(output)")
+        }
+    }
+
     /// Pink noise peaks about 11 dB over its loudness: at −10 LUFS the limiter, not the target, sets the level.
     @Test func aLoudTargetOnPeakySoundKeepsTheTruePeakCeiling() async throws {
         let directory = try TemporaryDirectory()

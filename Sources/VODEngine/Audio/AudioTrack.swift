@@ -22,8 +22,6 @@ final class AudioTrack {
     var held: [Frame] = []
     /// Measures the track's loudness as it is decoded.
     let meter: LoudnessMeter
-    /// Brings the track to the loudness target before it is encoded, when there is one.
-    let normalizer: LoudnessNormalizer?
     /// The track's loudness, once it is read to the end.
     var loudness: Loudness?
 
@@ -35,12 +33,12 @@ final class AudioTrack {
         self.name = name
         decoder = try Codec.decoder(for: stream)
         let code = stream.language
-        encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate))
+        encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate),
+                                        loudnessTarget: loudnessTarget)
         surround = keepsSurround && stream.channelCount >= 6
-            ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround) : nil
+            ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround, loudnessTarget: loudnessTarget) : nil
         language = LanguageTag.rfc5646(code)
         isDefault = stream.isDefault
         meter = try LoudnessMeter(timeBase: stream.timeBase)
-        normalizer = try loudnessTarget.map { try LoudnessNormalizer(target: $0, timeBase: stream.timeBase) }
     }
 }

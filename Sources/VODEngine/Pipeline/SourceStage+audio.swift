@@ -12,8 +12,8 @@ extension SourceStage {
         }
     }
 
-    /// Takes a decoded frame of audio track `index`: held until the timeline's start is known, then measured,
-    /// brought to the loudness target when there is one, and encoded.
+    /// Takes a decoded frame of audio track `index`: held until the timeline's start is known, then measured and
+    /// encoded.
     func pushAudio(_ frame: Frame, track index: Int, _ outputs: Outputs) throws {
         let track = audioTracks[index]
         let timestamp = frame.bestEffortTimestamp
@@ -26,28 +26,16 @@ extension SourceStage {
             return
         }
         try track.meter.measure(frame)
-        guard let normalizer = track.normalizer else {
-            let time = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) - zero : nil
-            return try encode(frame, time: time, track: track, outputs)
-        }
-        try normalizer.push(frame) { try self.encode($0, time: $1.map { $0 - zero }, track: track, outputs) }
-    }
-
-    /// Ends audio track `index` once its decoder is drained: what the normalizer holds is encoded, and the
-    /// track's loudness is kept.
-    func finishAudio(track index: Int, _ outputs: Outputs) throws {
-        let track = audioTracks[index]
-        let zero = self.zero ?? 0
-        try track.normalizer?.push(nil) { try self.encode($0, time: $1.map { $0 - zero }, track: track, outputs) }
-        track.loudness = try track.meter.finish()
-    }
-
-    /// Encodes `frame`, at `time` seconds on the title's timeline, in every encoding of `track`.
-    private func encode(_ frame: Frame, time: Double?, track: AudioTrack, _ outputs: Outputs) throws {
+        let time = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) - zero : nil
         for encoding in track.encoders {
             let output = audioEncodings.firstIndex { $0 === encoding }!
             try encoding.push(frame, time: time) { try outputs.audio(output, $0) }
         }
+    }
+
+    /// Keeps audio track `index`'s loudness, once its decoder is drained.
+    func finishAudio(track index: Int) throws {
+        audioTracks[index].loudness = try audioTracks[index].meter.finish()
     }
 
     /// Audio frames held while waiting for the first picture: about a minute of AAC. Older ones come before the

@@ -155,7 +155,7 @@ final class SourceStage {
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
                 for (index, track) in audioTracks.enumerated() {
                     try decode(nil, with: track.decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
-                    try finishAudio(track: index, outputs)
+                    try finishAudio(track: index)
                 }
                 let duration = try finishTimeline(outputs)
                 for (index, encoding) in audioEncodings.enumerated() {
