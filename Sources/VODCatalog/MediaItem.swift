@@ -129,11 +129,15 @@ public struct CompletedTranscode: Sendable, Equatable {
     public var hlsPath: String
     public var duration: Double
     public var variantsJSON: String
+    /// The media JSON's `tracks` as the transcode read them, with each audio track's loudness; nil keeps the
+    /// probe's.
+    public var tracksJSON: String?
 
-    public init(hlsPath: String, duration: Double, variantsJSON: String) {
+    public init(hlsPath: String, duration: Double, variantsJSON: String, tracksJSON: String? = nil) {
         self.hlsPath = hlsPath
         self.duration = duration
         self.variantsJSON = variantsJSON
+        self.tracksJSON = tracksJSON
     }
 }
 

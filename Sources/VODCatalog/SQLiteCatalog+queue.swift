@@ -36,10 +36,10 @@ extension SQLiteCatalog {
             job,
             """
             status = 'ready', progress = 1, error = NULL, hls_path = ?, duration = ?, variants = ?,
-                published_at = coalesce(published_at, \(sqlNow)), processing_seconds = \(sqlEpoch) - started_at,
+                tracks = coalesce(?, tracks), published_at = coalesce(published_at, \(sqlNow)), processing_seconds = \(sqlEpoch) - started_at,
                 lease_worker = NULL, lease_expires_at = NULL, updated_at = \(sqlNow)
             """,
-            [result.hlsPath, result.duration, result.variantsJSON]
+            [result.hlsPath, result.duration, result.variantsJSON, result.tracksJSON]
         )
     }
 

@@ -6,3 +6,4 @@
 @_exported import struct VODModel.TrackListing
 @_exported import enum VODModel.DynamicRange
 @_exported import struct VODModel.Chapter
+@_exported import struct VODModel.Loudness

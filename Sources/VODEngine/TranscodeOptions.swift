@@ -29,6 +29,12 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var rateControl: RateControl
     /// With `RateControl.quality`, the CRF of every title; nil chooses one per title (`QualityAnalysis`).
     public var crf: Double?
+    /// The loudness every audio rendition is brought to, in LUFS, with true peaks at most −1 dBTP; nil leaves the
+    /// sound's level as it is (`LoudnessNormalizer`).
+    public var loudnessTarget: Double?
+
+    /// The loudness targets `loudnorm` accepts, in LUFS.
+    public static let loudnessTargets: ClosedRange<Double> = -70 ... -5
 
     /// libx264's presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
@@ -73,7 +79,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         audioBitrate: Int = 128_000,
         threads: Int? = nil,
         rateControl: RateControl = .fixed,
-        crf: Double? = nil
+        crf: Double? = nil,
+        loudnessTarget: Double? = nil
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -86,6 +93,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.threads = threads
         self.rateControl = rateControl
         self.crf = crf
+        self.loudnessTarget = loudnessTarget
     }
 }
 
@@ -130,6 +138,8 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
     public var totalBytes: Int64
     /// How the title's CRF was chosen (`RateControl.quality`), when an analysis chose it.
     public var qualityAnalysis: QualityChoice?
+    /// Every track of the source as the media JSON lists it, each audio track read with its measured loudness.
+    public var tracks: [TrackListing]
 
     /// The master playlist's location.
     public var masterPlaylist: URL {
@@ -138,7 +148,8 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
 
     /// What was written into `folder`: the variants the master lists, each rung's bandwidth measured with the
     /// stereo audio a player adds to it, or the audio renditions themselves for an audio-only title.
-    init(folder: URL, duration: Double, renditions: [Rendition], audio: [AlternateRendition], qualityAnalysis: QualityChoice? = nil) {
+    init(folder: URL, duration: Double, renditions: [Rendition], audio: [AlternateRendition], tracks: [TrackListing],
+         qualityAnalysis: QualityChoice? = nil) {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         let stereo = audio.filter { $0.group == AudioFormat.stereoGroup }
         variants = renditions.isEmpty
@@ -148,6 +159,7 @@ public struct TranscodeResult: Sendable, Codable, Equatable {
         self.duration = duration
         totalBytes = OutputFolder.size(of: folder)
         self.qualityAnalysis = qualityAnalysis
+        self.tracks = tracks
     }
 }
 

@@ -57,7 +57,7 @@ public struct Transcoder: Sendable {
             progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name),
                                        rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1) }))
             return TranscodeResult(folder: output.destination, duration: duration, renditions: renditions, audio: audio,
-                                   qualityAnalysis: job.qualityAnalysis)
+                                   tracks: job.tracks, qualityAnalysis: job.qualityAnalysis)
         } catch {
             try? FileManager.default.removeItem(at: staging)
             // A failing stage also sets the flag to stop the others; only a stop from outside is a cancellation.

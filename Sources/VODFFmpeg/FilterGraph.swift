@@ -35,14 +35,24 @@ public final class FilterGraph: @unchecked Sendable {
 
     /// Sends a picture into the graph; nil says no more pictures follow, so the filters let go of what they hold.
     public func push(_ frame: Frame?) throws {
-        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter picture")
+        try Self.send(frame, to: source, "filter picture")
     }
 
     /// Takes the next filtered picture into `frame`, or returns false when the graph needs more input or is done.
     public func pull(into frame: Frame) throws -> Bool {
+        try Self.receive(from: sink, into: frame, "filter picture")
+    }
+
+    /// Sends `frame` (nil at the end) into the buffer source `source`, keeping the caller's reference.
+    static func send(_ frame: Frame?, to source: UnsafeMutablePointer<AVFilterContext>, _ action: String) throws {
+        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), action)
+    }
+
+    /// Takes the next frame out of the buffer sink `sink` into `frame`; false when it needs more input or is done.
+    static func receive(from sink: UnsafeMutablePointer<AVFilterContext>, into frame: Frame, _ action: String) throws -> Bool {
         let result = av_buffersink_get_frame(sink, frame.pointer)
         if result == vod_averror_eagain() || result == vod_averror_eof() { return false }
-        try check(result, "filter picture")
+        try check(result, action)
         return true
     }
 
@@ -56,7 +66,7 @@ public final class FilterGraph: @unchecked Sendable {
         return context!
     }
 
-    private static func parse(
+    static func parse(
         _ description: String, between source: UnsafeMutablePointer<AVFilterContext>,
         and sink: UnsafeMutablePointer<AVFilterContext>, in graph: UnsafeMutablePointer<AVFilterGraph>
     ) throws {

@@ -30,10 +30,13 @@ public struct TrackListing: Sendable, Equatable, Codable {
     public var rendition: String?
     /// Why the track was left out.
     public var reason: String?
+    /// Audio made into a rendition: the source track's loudness, measured as it was transcoded; null before then
+    /// and for other tracks.
+    public var loudness: Loudness?
 
     /// The keys of a `tracks` entry.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case index, type, codec, language, title, channels, status, rendition, reason
+        case index, type, codec, language, title, channels, status, rendition, reason, loudness
         case isDefault = "default"
         case isForced = "forced"
     }
@@ -41,7 +44,7 @@ public struct TrackListing: Sendable, Equatable, Codable {
     /// A listing of these values; `vod` makes them from its probe of the file.
     public init(
         index: Int, type: String, codec: String, language: String?, title: String?, channels: Int?, isDefault: Bool,
-        isForced: Bool, status: Status, rendition: String?, reason: String?
+        isForced: Bool, status: Status, rendition: String?, reason: String?, loudness: Loudness? = nil
     ) {
         self.index = index
         self.type = type
@@ -54,6 +57,7 @@ public struct TrackListing: Sendable, Equatable, Codable {
         self.status = status
         self.rendition = rendition
         self.reason = reason
+        self.loudness = loudness
     }
 
     /// Writes absent values as JSON null, so clients always find every key.
@@ -70,5 +74,6 @@ public struct TrackListing: Sendable, Equatable, Codable {
         try container.encode(status, forKey: .status)
         try container.encode(rendition, forKey: .rendition)
         try container.encode(reason, forKey: .reason)
+        try container.encode(loudness, forKey: .loudness)
     }
 }

@@ -37,7 +37,7 @@ extension PostgresCatalog {
             job,
             """
             status = 'ready', progress = 1, error = NULL, hls_path = \(result.hlsPath), duration = \(result.duration),
-                variants = \(result.variantsJSON), published_at = coalesce(published_at, \(unescaped: pgNow)),
+                variants = \(result.variantsJSON), tracks = coalesce(\(result.tracksJSON), tracks), published_at = coalesce(published_at, \(unescaped: pgNow)),
                 processing_seconds = \(unescaped: pgEpoch) - started_at, lease_worker = NULL, lease_expires_at = NULL,
                 updated_at = \(unescaped: pgNow)
             """

@@ -38,6 +38,11 @@ struct EncodingOptions: ParsableArguments {
         valueName: "crf"))
     var crf: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Brings every audio rendition to this loudness in LUFS (-70 to -5, e.g. -16), true peaks at most -1 dBTP (env VOD_LOUDNESS_TARGET; default off: the level is kept).",
+        valueName: "LUFS"))
+    var loudnessTarget: Double?
+
     func validate() throws {
         _ = try transcodeOptions()
         let presets = TranscodeOptions.presets
@@ -67,7 +72,19 @@ struct EncodingOptions: ParsableArguments {
         }
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
                                 firstSegmentDuration: firstSegmentDuration, startPreset: startPreset,
-                                rateControl: try resolvedRateControl(), crf: crf)
+                                rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget())
+    }
+
+    /// The loudness target the flag or `VOD_LOUDNESS_TARGET` gives; nil, the level kept, when neither does.
+    private func resolvedLoudnessTarget() throws -> Double? {
+        guard let target = try loudnessTarget ?? environment("VOD_LOUDNESS_TARGET").map({ text in
+            guard let value = Double(text) else { throw ValidationError("VOD_LOUDNESS_TARGET must be a number of LUFS, such as -16.") }
+            return value
+        }) else { return nil }
+        guard TranscodeOptions.loudnessTargets.contains(target) else {
+            throw ValidationError("--loudness-target must be between -70 and -5 LUFS.")
+        }
+        return target
     }
 
     /// The rate control the flag or `VOD_RATE_CONTROL` names; `fixed` when neither does.

@@ -28,6 +28,12 @@ struct SummaryTable {
             lines.append("crf \(analysis.crf) chosen per title (\(trials.joined(separator: ", ")))"
                          + String(format: " in %.2f s, %.1f %% of the time", analysis.seconds, share))
         }
+        for track in result.tracks where track.type == "audio" {
+            guard let loudness = track.loudness else { continue }
+            lines.append("audio track \(track.index) (\(track.rendition ?? track.codec)): "
+                         + String(format: "%.1f LUFS integrated · range %.1f LU · true peak %.1f dBTP",
+                                  loudness.integrated, loudness.range, loudness.truePeak))
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -58,10 +58,17 @@ import VODTestSupport
         #expect(try await catalog.markReady(job, result: result))
         let ready = try #require(try await catalog.media(id: item.id))
         #expect(ready.status == .ready && ready.progress == 1 && ready.hlsPath == "/out/1" && ready.variantsJSON == "[]")
+        #expect(ready.tracksJSON == item.tracksJSON, "a result without tracks keeps the probe's")
         #expect(try await catalog.markReady(job, result: result) == false)
         #expect(try await catalog.markFailed(job, reason: "late") == false)
         #expect(try await catalog.recordProgress(job, fraction: 0.2, rungsJSON: nil) == false)
         #expect(try await catalog.media(id: item.id)?.status == .ready)
+
+        let measured = try await catalog.insert(CatalogStore.newMedia("b"))
+        let second = try #require(try await catalog.claimNextJob(worker: "w1", lease: Self.lease))
+        let tracks = #"[{"index":1,"loudness":{"integrated":-23,"range":4,"true_peak":-2}}]"#
+        #expect(try await catalog.markReady(second, result: CompletedTranscode(hlsPath: "/out/2", duration: 3, variantsJSON: "[]", tracksJSON: tracks)))
+        #expect(try await catalog.media(id: measured.id)?.tracksJSON == tracks, "the transcode's tracks, with their loudness, replace the probe's")
     }
 
     @Test(.tags(.realTime), arguments: CatalogBackend.tested) func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {

@@ -51,6 +51,21 @@ struct TranscodeCommandTests {
         #expect(unknown.status == 64 && unknown.standardError.contains("Unknown rate control 'vbr'; use quality or fixed."))
     }
 
+    @Test func printsEachAudioTracksLoudnessAndRefusesAnImpossibleTarget() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out").path
+        let run = try await VODBinary.run(["transcode", clip, "-o", output, "--ladder", "240p:320x240@300k",
+                                           "--preset", "superfast", "--loudness-target=-16"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let line = try #require(run.standardOutput.split(separator: "\n").first { $0.hasPrefix("audio track 1 (Audio): ") })
+        #expect(line.contains(" LUFS integrated · range ") && line.contains(" dBTP"), "\(line)")
+        let master = try String(contentsOfFile: output + "/clip/master.m3u8", encoding: .utf8)
+        #expect(master.contains(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac""#), "the normalized sound is a rendition of its own")
+        let loud = try await VODBinary.run(["transcode", clip, "--loudness-target=-2"])
+        #expect(loud.status == 64 && loud.standardError.contains("--loudness-target must be between -70 and -5 LUFS."))
+    }
+
     @Test func rejectsAMalformedLadder() async throws {
         let run = try await VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
         #expect(run.status == 64)

@@ -29,6 +29,8 @@ import VODTestSupport
 
             let ready = try #require(decoded.first { $0.status == .ready })
             #expect(ready.variants?.count == 1 && ready.captions.count == 1 && ready.tracks?.isEmpty == false)
+            #expect(ready.tracks?.compactMap(\.loudness) == [Loudness(integrated: -23.5, range: 4.2, truePeak: -1.3)],
+                    "the audio track's measured loudness")
             #expect(ready.variants?.first?.rateControl == "quality" && ready.variants?.first?.crf == 27.5, "what the rate control chose")
             #expect(ready.source != nil && ready.posterURL != nil && ready.thumbnails?.posters.count == 1)
             for media in decoded {
@@ -78,7 +80,8 @@ import VODTestSupport
             try FileManager.default.createDirectory(at: stills, withIntermediateDirectories: true)
             try Data(Self.stillsManifest.utf8).write(to: stills.appendingPathComponent("stills.json"))
             _ = try await test.catalog.markReady(finished, result: CompletedTranscode(
-                hlsPath: stills.deletingLastPathComponent().path, duration: 1, variantsJSON: Self.variants
+                hlsPath: stills.deletingLastPathComponent().path, duration: 1, variantsJSON: Self.variants,
+                tracksJSON: try Self.measured(try await test.catalog.media(id: finished.id)?.tracksJSON)
             ))
             _ = try await test.catalog.insertCaption(NewCaption(mediaID: finished.id, language: "fr", name: "Français", isDefault: true))
 
@@ -97,6 +100,15 @@ import VODTestSupport
             [{"averageBandwidth":180000,"bandwidth":200000,"codecs":"avc1.64000d,mp4a.40.2","crf":27.5,"frameRate":30,\
             "height":180,"name":"180p","playlist":"180p/index.m3u8","rateControl":"quality","segmentCount":1,"width":320}]
             """
+        /// The stored `tracks` with every audio track's loudness, as a transcode reads it.
+        static func measured(_ tracksJSON: String?) throws -> String {
+            var tracks = try JSONDecoder().decode([TrackListing].self, from: Data(try #require(tracksJSON).utf8))
+            for index in tracks.indices where tracks[index].type == "audio" {
+                tracks[index].loudness = Loudness(integrated: -23.5, range: 4.2, truePeak: -1.3)
+            }
+            return String(decoding: try JSONEncoder().encode(tracks), as: UTF8.self)
+        }
+
         static let stillsManifest = """
             {"posterTime":0.1,"posters":[{"file":"poster_320.jpg","height":180,"width":320}],\
             "storyboard":{"columns":1,"duration":1,"interval":2,"tileSize":{"height":90,"width":160},"tiles":1}}
@@ -113,6 +125,8 @@ import VODTestSupport
         expectKeys(object["rung_progress"], names(Media.RungProgress.CodingKeys.self))
         expectKeys(object["source"], names(SourceSummary.CodingKeys.self))
         expectKeys(object["tracks"], names(TrackListing.CodingKeys.self))
+        expectKeys((object["tracks"] as? [[String: Any]])?.compactMap { $0["loudness"] as? [String: Any] },
+                   names(Loudness.CodingKeys.self))
         expectKeys(object["thumbnails"], names(Media.Thumbnails.CodingKeys.self))
         expectKeys(object["chapters"], names(Chapter.CodingKeys.self))
         expectKeys((object["thumbnails"] as? [String: Any])?["posters"], names(Media.Thumbnails.Poster.CodingKeys.self))

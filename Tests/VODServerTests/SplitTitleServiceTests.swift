@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import VODCatalog
 import VODConformance
+import VODModel
 import VODServer
 import VODService
 import VODTestSupport
@@ -70,6 +71,11 @@ import VODTestSupport
             #expect(report.violations.map(\.description) == [])
             let master = try String(contentsOf: folder.appendingPathComponent("master.m3u8"), encoding: .utf8)
             #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO"), "the sound is one rendition, encoded once")
+            let media = try JSONDecoder().decode(Media.self, from: Data(buffer: try await client.execute(uri: "/api/media/\(id)", method: .get).body))
+            let loudness = try #require(media.tracks?.first { $0.type == "audio" }?.loudness, "the track pass measured the sound")
+            let source = try await EBUR128.measure(item.sourcePath)
+            #expect(abs(loudness.integrated - source.integrated) <= 1 && abs(loudness.truePeak - source.truePeak) <= 1,
+                    "the media JSON's loudness \(loudness) is Debian's ffmpeg's on the source: \(source)")
             let segments = try String(contentsOf: folder.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
                 .components(separatedBy: "#EXTINF:").count - 1
             #expect(segments == 12, "62 s: a 2 s first segment, ten of 6 s, and the frame the sound's end (62.02 s) adds")

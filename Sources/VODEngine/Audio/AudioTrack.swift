@@ -1,7 +1,8 @@
 import VODFFmpeg
 import VODModel
 
-/// One audio track of the source: decoded once, encoded once to AAC, and what the master playlist says of it.
+/// One audio track of the source: decoded once, measured, encoded once to AAC, and what the master playlist says
+/// of it.
 final class AudioTrack {
     let stream: MediaStream
     let decoder: Codec
@@ -19,18 +20,25 @@ final class AudioTrack {
     var encoders: [AudioEncoderStage] { [encoder] + (surround.map { [$0] } ?? []) }
     /// Frames decoded before the first picture, held until the timeline's start is known.
     var held: [Frame] = []
+    /// Measures the track's loudness as it is decoded.
+    let meter: LoudnessMeter
+    /// The track's loudness, once it is read to the end.
+    var loudness: Loudness?
 
     /// Opens the track's decoder and encoders; `name` is its NAME in the master (see `TrackPlan`). Without
-    /// `keepsSurround` a surround track is AAC stereo only.
-    init(stream: MediaStream, name: String, bitrate: Int, keepsSurround: Bool = true) throws {
+    /// `keepsSurround` a surround track is AAC stereo only; with `loudnessTarget` (LUFS) every encoding of it is
+    /// brought to that loudness.
+    init(stream: MediaStream, name: String, bitrate: Int, keepsSurround: Bool = true, loudnessTarget: Double? = nil) throws {
         self.stream = stream
         self.name = name
         decoder = try Codec.decoder(for: stream)
         let code = stream.language
-        encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate))
+        encoder = try AudioEncoderStage(decoder: decoder, language: code, format: .aacStereo(bitrate: bitrate),
+                                        loudnessTarget: loudnessTarget)
         surround = keepsSurround && stream.channelCount >= 6
-            ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround) : nil
+            ? try AudioEncoderStage(decoder: decoder, language: code, format: .ac3Surround, loudnessTarget: loudnessTarget) : nil
         language = LanguageTag.rfc5646(code)
         isDefault = stream.isDefault
+        meter = try LoudnessMeter(timeBase: stream.timeBase)
     }
 }

@@ -19,7 +19,12 @@ final class AudioEncoderStage {
     private var encodedSamples: Int64 = 0
     private let packet: Packet
 
-    init(decoder: Codec, language: String?, format: AudioFormat) throws {
+    /// Brings the encoding to the loudness target, when there is one.
+    private let normalizer: LoudnessNormalizer?
+
+    /// An encoding of `decoder`'s audio in `format`; with `loudnessTarget` (LUFS) brought to that loudness after
+    /// the mix to the format's channels, so each rendition, downmix included, is at the target.
+    init(decoder: Codec, language: String?, format: AudioFormat, loudnessTarget: Double? = nil) throws {
         self.language = language
         self.format = format
         let channels = Int32(format.channels)
@@ -32,6 +37,7 @@ final class AudioEncoderStage {
         resampler = try Resampler(from: decoder, sampleRate: Self.sampleRate, channels: channels, format: .floatPlanar)
         fifo = try AudioFIFO(format: .floatPlanar, channels: channels, sampleRate: Self.sampleRate)
         packet = try Packet()
+        normalizer = try loudnessTarget.map { try LoudnessNormalizer(target: $0, timeBase: Rational(1, Self.sampleRate)) }
     }
 
     /// The RFC 6381 codec of the encoded audio: `ac-3`, or for AAC read from its AudioSpecificConfig, such as
@@ -48,6 +54,14 @@ final class AudioEncoderStage {
     /// frame when its time is unknown.
     func push(_ frame: Frame, time: Double?, emit: (Packet) throws -> Void) throws {
         let converted = try resampler.convert(frame)
+        guard let normalizer else { return try place(converted, time: time, emit: emit) }
+        if let time { converted.pts = Int64((time * Double(Self.sampleRate)).rounded()) }
+        try normalizer.push(converted) { try place($0, time: $1, emit: emit) }
+    }
+
+    /// Queues `converted`, audio in the encoder's format starting at `time` seconds on the video timeline (right
+    /// after the previous when unknown), and encodes every full frame.
+    private func place(_ converted: Frame, time: Double?, emit: (Packet) throws -> Void) throws {
         let position = time.map { Int64(($0 * Double(Self.sampleRate)).rounded()) } ?? queuedSamples
         let gap = position - queuedSamples
         if queuedSamples == 0 && gap < 0 {
@@ -69,8 +83,13 @@ final class AudioEncoderStage {
     /// Drains the resampler, fits the audio to `duration` seconds and flushes the encoder.
     func finish(duration: Double, emit: (Packet) throws -> Void) throws {
         let tail = try resampler.convert(nil)
-        try fifo.write(tail)
-        queuedSamples += Int64(tail.sampleCount)
+        if let normalizer {
+            if tail.sampleCount > 0 { try normalizer.push(tail) { try place($0, time: $1, emit: emit) } }
+            try normalizer.push(nil) { try place($0, time: $1, emit: emit) }
+        } else {
+            try fifo.write(tail)
+            queuedSamples += Int64(tail.sampleCount)
+        }
         let target = Int64((duration * Double(Self.sampleRate)).rounded())
         if queuedSamples < target {
             try fifo.writeSilence(Int32(target - queuedSamples))

@@ -34,12 +34,14 @@ final class SourceStage {
     /// Every audio encoding, track by track: AAC stereo, then AC-3 5.1 for a surround track. Audio packets go
     /// out with their encoding's index in this list.
     let audioEncodings: [AudioEncoderStage]
+    /// Which tracks of the source become renditions.
+    let plan: TrackPlan
     /// The text subtitle tracks of the video's program, in the source's order.
     let subtitleTracks: [SubtitleTrack]
     private let corrector: PictureCorrector?
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
-    private var zero: Double?
+    var zero: Double?
     private let sourceFrameDuration: Double
     /// The timestamp the next picture of a raw elementary stream gets, in the video's time base: such a stream
     /// has no timestamps of its own (its demuxer guesses some for a few pictures at most), so every picture is
@@ -87,6 +89,7 @@ final class SourceStage {
         elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
         pictureLimits = PictureLimits(input: input)
         let plan = TrackPlan(input: input, video: picture)
+        self.plan = plan
         let readsTracks = if case .chunk = window { false } else { true }
         let isLastChunk = if case .chunk(let spec) = window { spec.endFrame == nil } else { false }
         let measured = isLastChunk ? plan.audio.map(\.stream) : []
@@ -96,7 +99,8 @@ final class SourceStage {
         // two groups of alternates whose variants are the audio itself.
         let keepsSurround = picture != nil || plan.audio.count == 1
         audioTracks = !readsTracks ? [] : plan.audio.compactMap { track in
-            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: keepsSurround)
+            try? AudioTrack(stream: track.stream, name: track.name, bitrate: options.audioBitrate, keepsSurround: keepsSurround,
+                            loudnessTarget: options.loudnessTarget)
         }
         audioEncodings = audioTracks.flatMap(\.encoders)
         subtitleTracks = !readsTracks ? [] : plan.subtitles.compactMap { try? SubtitleTrack(stream: $0.stream, name: $0.name) }
@@ -153,6 +157,7 @@ final class SourceStage {
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
                 for (index, track) in audioTracks.enumerated() {
                     try decode(nil, with: track.decoder, into: frame) { try self.pushAudio($0, track: index, outputs) }
+                    try finishAudio(track: index)
                 }
                 let duration = try finishTimeline(outputs)
                 for (index, encoding) in audioEncodings.enumerated() {
@@ -179,7 +184,7 @@ final class SourceStage {
     }
 
     /// Where decoded media goes: output pictures with their frame index, and audio packets with their encoding.
-    private struct Outputs {
+    struct Outputs {
         let video: (Frame, Int64) throws -> Void
         let audio: (Int, Packet) throws -> Void
     }
@@ -240,28 +245,6 @@ final class SourceStage {
         let duration = reported > 0 && reported < 10 ? reported : sourceFrameDuration
         try converter.push(try picture.reference(), time: start - (zero ?? start), duration: duration, emit: outputs.video)
     }
-
-    private func pushAudio(_ frame: Frame, track index: Int, _ outputs: Outputs) throws {
-        let track = audioTracks[index]
-        let timestamp = frame.bestEffortTimestamp
-        if zero == nil, !hasVideo {
-            zero = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) : 0
-        }
-        guard let zero else {
-            track.held.append(try frame.reference())
-            if track.held.count > Self.heldAudioLimit { track.held.removeFirst() }
-            return
-        }
-        let time = frame.hasBestEffortTimestamp ? track.stream.timeBase.seconds(timestamp) - zero : nil
-        for encoding in track.encoders {
-            let output = audioEncodings.firstIndex { $0 === encoding }!
-            try encoding.push(frame, time: time) { try outputs.audio(output, $0) }
-        }
-    }
-
-    /// Audio frames held while waiting for the first picture: about a minute of AAC. Older ones come before the
-    /// first picture, so they would be dropped anyway.
-    private static let heldAudioLimit = 3000
 
     /// Sends one packet (or nil to drain) and passes every decoded frame on. Corrupt packets are skipped, as a
     /// player would, unless most of the input is corrupt.

@@ -20,6 +20,8 @@ final class TranscodeJob: @unchecked Sendable {
     private(set) var firstSegmentAudio: [String: [Packet]] = [:]
     /// How the title's CRF was chosen, once `run` has planned its rungs, when an analysis chose it.
     private(set) var qualityAnalysis: QualityChoice?
+    /// Every track of the source, each audio track with its loudness, once `run` has returned.
+    private(set) var tracks: [TrackListing] = []
 
     init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
          progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil,
@@ -49,10 +51,11 @@ final class TranscodeJob: @unchecked Sendable {
             ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
-        // renditions the player picks from.
-        let audioRenditions = source.audioEncodings.count < 2 ? [] : describeAudio(of: source)
+        // renditions the player picks from, as does a normalized track: its sound lags its pictures.
+        let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil
+        let audioRenditions = muxesAudio ? [] : describeAudio(of: source)
         let publisher = makePublisher(plan: plan, audio: audioRenditions, duration: file.duration, frameRate: source.frameRate)
-        let audioWriters = source.audioEncodings.count < 2 ? [] : try makeAudioWriters(source, publisher: publisher)
+        let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
         let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
         let (duration, encoded) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
                                              audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending)
@@ -64,6 +67,7 @@ final class TranscodeJob: @unchecked Sendable {
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,
                            chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration))
+        tracks = source.trackListings
         return (duration, renditions, audio)
     }
 
@@ -148,6 +152,7 @@ final class TranscodeJob: @unchecked Sendable {
         let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
         try writePlaylists([], audio: audio, subtitles: subtitles,
                            chapters: ChapterList.onTimeline(chapters, start: source.timelineStart, duration: duration))
+        tracks = source.trackListings
         return (duration, [], audio)
     }
 

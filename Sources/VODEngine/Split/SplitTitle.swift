@@ -113,7 +113,7 @@ public final class SplitTitle: @unchecked Sendable {
             chapters.marked, start: chapters.timelineStart, duration: duration))
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
         return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio,
-                               qualityAnalysis: qualityAnalysis)
+                               tracks: tracks.listings, qualityAnalysis: qualityAnalysis)
     }
 
     /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any

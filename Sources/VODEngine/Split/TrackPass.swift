@@ -39,6 +39,9 @@ final class TrackPass: @unchecked Sendable {
         _ = try source.run(video: { _, _ in }, audio: { try self.writers[$0].add($1) }, progress: { _ in })
     }
 
+    /// Every track of the source, each audio track with its loudness once `run` has returned.
+    var listings: [TrackListing] { source.trackListings }
+
     /// How many segments every audio rendition has closed; nil when there is no audio.
     var closedSegments: Int? {
         closed.segments.withLock { $0.map(\.count).min() }

@@ -111,7 +111,8 @@ extension TranscodeService {
         let completed = CompletedTranscode(
             hlsPath: output,
             duration: result.duration,
-            variantsJSON: String(decoding: try encoder.encode(result.variants), as: UTF8.self)
+            variantsJSON: String(decoding: try encoder.encode(result.variants), as: UTF8.self),
+            tracksJSON: MediaLibrary.storedJSON(result.tracks)
         )
         guard try await library.catalog.markReady(job, result: completed) else {
             try? FileManager.default.removeItem(atPath: output)

@@ -1,0 +1,42 @@
+import VODFFmpeg
+
+/// Brings one audio encoding to a target loudness before it is encoded, after its mix to the encoding's channels:
+/// libavfilter's `loudnorm` in its single-pass dynamic mode, with a true-peak limiter, so the title can be published
+/// while it encodes.
+///
+/// `loudnorm` looks 3 s ahead, so the audio it gives back lags the frames it takes by that much: a title with a
+/// target never muxes its audio into the video rungs (`TranscodeJob`), whose segments are cut on the pictures.
+final class LoudnessNormalizer {
+    /// The true peak the limiter allows, in dBTP: 2 dB under the −1 dBTP ceiling, for what the AAC and AC-3
+    /// encoders and the resampling back from `loudnorm`'s 192 kHz add (measured: 1.3 dB on full-band pink noise at 128 kb/s).
+    static let limiterPeak = -3.0
+    /// The loudness range `loudnorm` aims at, in LU: its widest, so the gain follows the programme only slowly.
+    static let loudnessRange = 20.0
+
+    private let target: Double
+    private let timeBase: Rational
+    private var graph: AudioFilterGraph?
+    private let output: Frame
+
+    /// A normalizer to `target` LUFS for audio timed in `timeBase`.
+    init(target: Double, timeBase: Rational) throws {
+        self.target = target
+        self.timeBase = timeBase
+        output = try Frame()
+    }
+
+    /// Takes audio (nil at the end) and passes on every normalized frame, in the format it came in, with its time
+    /// in seconds, when known.
+    func push(_ frame: Frame?, emit: (Frame, Double?) throws -> Void) throws {
+        if graph == nil, let frame {
+            let description = "loudnorm=I=\(target):TP=\(Self.limiterPeak):LRA=\(Self.loudnessRange)"
+            graph = try AudioFilterGraph(description: description, like: frame, timeBase: timeBase, keepsFormat: true)
+        }
+        guard let graph else { return }
+        try graph.push(frame)
+        while try graph.pull(into: output) {
+            defer { output.unreference() }
+            try emit(output, graph.time(of: output))
+        }
+    }
+}
