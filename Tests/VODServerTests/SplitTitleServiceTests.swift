@@ -21,6 +21,8 @@ import VODTestSupport
             configuration.lease = .seconds(3)
             configuration.split = SplitPolicy(after: 20, chunkSeconds: 12)
             configuration.transcodeOptions.preset = "superfast"
+            // The test's own connection waits, idle, while the title transcodes (the server's default is 30 s).
+            configuration.idleTimeout = .seconds(600)
         }
     }
 

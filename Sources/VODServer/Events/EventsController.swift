@@ -42,7 +42,11 @@ struct EventsController: Sendable {
         let slot = try subscribers.take()
         let audience = await access.audience(request.headers, token: Self.token(request), mediaID: mediaID)
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
-        channel.closeFuture.whenComplete { _ in subscription.end() }
+        // The place is free once the client has gone, whatever the stream's writer still has to finish.
+        channel.closeFuture.whenComplete { _ in
+            subscription.end()
+            slot.release()
+        }
         let baseURL = request.baseURL(publicURL: publicURL)
         let renderer = self.renderer
         let headers: HTTPFields = [

@@ -46,15 +46,22 @@ final class ConnectionSlots: Sendable {
         taken.subtract(1, ordering: .relaxed)
     }
 
-    /// One place taken, given back when the last reference to it goes: when the request, or the stream that
-    /// holds it, ends.
+    /// One place taken, given back by `release()` or when the last reference to it goes: when the request, or
+    /// the stream that holds it, ends.
     final class Slot: Sendable {
         private let owner: ConnectionSlots
+        private let given = Atomic<Bool>(false)
 
         fileprivate init(owner: ConnectionSlots) {
             self.owner = owner
         }
 
-        deinit { owner.giveBack() }
+        /// Gives the place back now; once only: a later call, and the slot going away, give back nothing more.
+        func release() {
+            guard !given.exchange(true, ordering: .relaxed) else { return }
+            owner.giveBack()
+        }
+
+        deinit { release() }
     }
 }

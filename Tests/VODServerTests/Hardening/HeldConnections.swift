@@ -93,10 +93,11 @@ struct HeldConnections {
         past_answer = answer(extra, past, 10)
         extra.close()
         sockets[0].close()
-        # A client told 503 tries again after Retry-After; the server frees the place once it has seen the close,
-        # which a loaded machine may take more than a second to do.
+        # A client told 503 tries again after Retry-After. The server frees the place once it sees the close: at
+        # once, usually, but an event stream's connection whose reads are paused (the request was read whole)
+        # sees it at the next write, a keep-alive at the latest, 15 s on.
         time.sleep(1.0)
-        for attempt in range(5):
+        for attempt in range(10):
             again_answer = answer(send(again), again, 30)
             if again_answer["status"] != 503:
                 break
