@@ -152,6 +152,16 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v11: title keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE title_keys (
+                        media_id INTEGER PRIMARY KEY REFERENCES media(id) ON DELETE CASCADE,
+                        key BLOB NOT NULL CHECK (length(key) = 16)
+                    )
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -125,6 +125,9 @@ extension PostgresCatalog {
             "CREATE TABLE signatures (signature TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             "CREATE INDEX signatures_expiry ON signatures (expires_at)",
         ]),
+        ("v11: title keys", [
+            "CREATE TABLE title_keys (media_id BIGINT PRIMARY KEY REFERENCES media (id) ON DELETE CASCADE, key BYTEA NOT NULL CHECK (length(key) = 16))",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -59,6 +59,7 @@ struct MediaController: Sendable {
         group.head(":id/stream", use: master)
         group.get(":id/stream/**", use: streamFile)
         group.head(":id/stream/**", use: streamFile)
+        group.get(":id/key", use: key)
         addStillRoutes(to: group)
     }
 
