@@ -10,7 +10,7 @@ struct SecurityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file whose first line is the HMAC-SHA256 secret writes are signed with (env VOD_API_SECRET_FILE; or the secret in VOD_API_SECRET).", valueName: "path"))
     var apiSecretFile: String?
 
-    @Option(help: ArgumentHelp("A file whose first line (at least 32 bytes) is the HS256 key playback tokens of private titles are signed with (env VOD_PLAYBACK_KEY_FILE); without it, no token is issued.", valueName: "path"))
+    @Option(help: ArgumentHelp("A file whose first line (at least 32 bytes) is the HS256 key playback tokens are signed with, or a P-256 key in PEM for ES256 (a public key alone checks tokens signed elsewhere and issues none) (env VOD_PLAYBACK_KEY_FILE); without it, no token is issued.", valueName: "path"))
     var playbackKeyFile: String?
 
     @Option(help: ArgumentHelp(
