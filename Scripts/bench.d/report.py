@@ -67,7 +67,7 @@ def render(r):
     out = header(r) + ["", "## Results", "", PLACEHOLDERS, ""]
     by_section = {}
     for label, command in r.commands.items():
-        match = re.match(r"([a-p])\. ", label)
+        match = re.match(r"([a-z])\. ", label)
         by_section.setdefault(match.group(1) if match else None, []).append((label, command))
     for letter in SECTIONS:
         module = section_module(letter)
