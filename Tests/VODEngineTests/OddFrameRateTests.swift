@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VODEngine
+import VODConformance
 import VODFFmpeg
 import VODTestSupport
 
@@ -25,7 +26,7 @@ struct OddFrameRateTests {
     @Test func lowRatesAreRaisedOntoTheKeyframeGrid() {
         let rates = [Rational(1, 2), Rational(1, 1), Rational(75, 46), Rational(3, 1), Rational(49, 10), Rational(30000, 1001)]
         #expect(rates.map { FrameRate(source: $0, keyframeInterval: 2).rate } == [
-            Rational(1, 1), Rational(1, 1), Rational(2, 1), Rational(3, 1), Rational(5, 1), Rational(30000, 1001),
+            Rational(2, 1), Rational(2, 1), Rational(2, 1), Rational(3, 1), Rational(5, 1), Rational(30000, 1001),
         ])
         #expect(FrameRate(source: Rational(240, 1), keyframeInterval: 2).rate == Rational(60, 1))
         #expect(FrameRate(source: Rational(0, 0), keyframeInterval: 2).rate == Rational(30, 1), "a source that does not say")
@@ -46,14 +47,33 @@ struct OddFrameRateTests {
         let directory = try TemporaryDirectory()
         let source = try await Self.clip(rate: "1", duration: 20, timescale: 1000, in: directory)
         let (rate, duration) = try await Self.expectConformant(source, in: directory)
-        #expect(rate == 1 && abs(duration - 20) < 0.01)
+        #expect(rate == 2 && abs(duration - 20) < 0.01, "each picture held for two frames")
     }
 
-    @Test func halfAFrameASecondIsHeldAtOne() async throws {
+    @Test func aOneFrameASecondTitleSplitIntoChunksKeepsItsDecodeTimesIncreasingAcrossTheJoins() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try await Self.clip(rate: "1", duration: 40, timescale: 1000, in: directory)
+        let output = directory.url.appendingPathComponent("split")
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast")
+        let title = try #require(try SplitTitle.plan(input: source, outputDirectory: output.path, options: options,
+                                                     splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
+        #expect(title.chunks.count > 2, "the 2 s first segment, then chunks")
+        try title.readTracks()
+        for chunk in title.chunks {
+            try await Transcoder(options: options).encodeChunk(input: source, outputDirectory: output.path, chunk: chunk)
+        }
+        let result = try title.finish()
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        let dts = try await Self.decodeTimes(output.appendingPathComponent("180p/index.m3u8").path)
+        #expect(zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "across every join: \(dts.prefix(8))")
+        #expect(dts.count == 80, "40 s at 2 fps")
+    }
+
+    @Test func halfAFrameASecondIsHeldAtTwo() async throws {
         let directory = try TemporaryDirectory()
         let source = try await Self.clip(rate: "1/2", duration: 20, timescale: 16384, in: directory)
         let (rate, duration) = try await Self.expectConformant(source, in: directory)
-        #expect(rate == 1, "each picture held for two frames, not thirty times over")
+        #expect(rate == 2, "each picture held for four frames, not sixty")
         #expect(abs(duration - 20) < 0.01)
     }
 
@@ -79,9 +99,7 @@ struct OddFrameRateTests {
     static func expectConformant(_ source: String, in directory: TemporaryDirectory) async throws -> (rate: Double, duration: Double) {
         let result = try await transcodeAndPlay(source, in: directory, ladder: ladder)
         let playlist = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("180p/index.m3u8").path
-        let packets = try await ExternalTool.require("ffprobe", [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,flags", "-of", "csv=p=0", playlist,
-        ]).standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let packets = try await Self.packets(playlist)
         let dts = packets.compactMap { Double($0[1]) }
         #expect(dts.count == packets.count && zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "decode times strictly increase")
         let start = packets.compactMap { Double($0[0]) }.min() ?? 0
@@ -92,5 +110,17 @@ struct OddFrameRateTests {
         let decoded = try await ExternalTool.require("ffmpeg", ["-v", "error", "-i", playlist, "-f", "null", "-"])
         #expect(!decoded.standardError.contains("non monotonically increasing dts") && decoded.standardError.isEmpty)
         return (result.variants[0].frameRate, duration)
+    }
+
+    /// The `pts_time,dts_time,flags` of every video packet of the rendition at `playlist`, as ffprobe reads them.
+    static func packets(_ playlist: String) async throws -> [[String]] {
+        try await ExternalTool.require("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,flags", "-of", "csv=p=0", playlist,
+        ]).standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }.filter { $0.count == 3 }
+    }
+
+    /// The decode times of every video packet of the rendition at `playlist`, in seconds.
+    static func decodeTimes(_ playlist: String) async throws -> [Double] {
+        try await packets(playlist).compactMap { Double($0[1]) }
     }
 }
