@@ -18,6 +18,7 @@ enum ClosedCaptionFixture {
     /// Writes an MPEG-TS of `frames` pictures of `width` × `height` (a gradient with a moving bar) carrying
     /// `captions` on CC1.
     static func make(_ path: String, width: Int32, height: Int32, frames: Int, captions: [Caption]) throws {
+        FFmpegLog.keepErrorsOnly()
         let pairs = schedule(captions)
         let encoder = try Codec.encoder(named: "libx264", options: ["preset": "veryfast", "a53cc": "1"]) { context in
             context.setPicture(width: width, height: height, pixelFormat: .yuv420p, sampleAspectRatio: Rational(1, 1))
