@@ -83,6 +83,23 @@ public enum InputPolicy {
         if looksLikeText(body) {
             throw MediaError.refused("the file is text, not a media file")
         }
+        if let image = stillImageKind(head) {
+            throw MediaError.refused(image)
+        }
+    }
+
+    /// Why an image format this service does not make into video is refused, from its signature; nil for others.
+    /// A WebP's `VP8X` header says whether it is animated: the FFmpeg 5.1 here decodes only still WebP.
+    static func stillImageKind(_ head: Data) -> String? {
+        let bytes = Array(head.prefix(32))
+        if bytes.count >= 21, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x45, 0x42, 0x50] {
+            let isAnimated = bytes[12..<16] == [0x56, 0x50, 0x38, 0x58] && bytes[20] & 0x02 != 0
+            return isAnimated
+                ? "the file is an animated WebP, which the FFmpeg 5.1 this service runs on cannot decode; upload it as a GIF, an APNG or a video"
+                : "the file is a still WebP image, not a video"
+        }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "the file is a JPEG image, or a raw Motion-JPEG stream, which this service does not take: upload a video" }
+        return nil
     }
 
     /// Whether the bytes are printable text: no control bytes other than tab, newline and carriage return.

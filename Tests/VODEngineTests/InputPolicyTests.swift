@@ -43,6 +43,23 @@ struct InputPolicyTests {
         #expect(throws: MediaError.self) { try MediaProber.probe(path: input.path) }
     }
 
+    @Test func refusesStillImagesAndAnimatedWebPInWords() throws {
+        let directory = try TemporaryDirectory()
+        let riff: [UInt8] = Array("RIFF".utf8) + [0x70, 0x61, 0, 0] + Array("WEBPVP8X".utf8) + [0x0a, 0, 0, 0]
+        let cases: [(name: String, bytes: [UInt8], reason: String)] = [
+            ("animated.webp", riff + [0x12, 0, 0, 0] + Array("ANIM".utf8), "animated WebP, which the FFmpeg 5.1"),
+            ("still.webp", riff + [0x10, 0, 0, 0] + Array("ALPH".utf8), "still WebP image, not a video"),
+            ("photo.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8) + [0, 1, 2], "JPEG image, or a raw Motion-JPEG stream"),
+        ]
+        for item in cases {
+            let path = directory.url.appendingPathComponent(item.name).path
+            try Data(item.bytes + [UInt8](repeating: 0x80, count: 64)).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: MediaError.self) { try MediaProber.probe(path: path) }
+            #expect(error?.isRefusal == true && error?.reason.contains(item.reason) == true, "\(item.name): \(error?.reason ?? "")")
+            #expect(error?.reason.contains("not a media file FFmpeg can read") == false, "never blames FFmpeg for a choice")
+        }
+    }
+
     @Test func refusesAnEmptyFile() async throws {
         let directory = try TemporaryDirectory()
         let input = directory.url.appendingPathComponent("empty.mp4")
