@@ -152,6 +152,11 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v11: segment format") { db in
+            try db.execute(
+                sql: "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))"
+            )
+        }
         return migrator
     }
 }

@@ -7,3 +7,4 @@
 @_exported import enum VODModel.DynamicRange
 @_exported import struct VODModel.Chapter
 @_exported import struct VODModel.Loudness
+@_exported import enum VODModel.SegmentFormat

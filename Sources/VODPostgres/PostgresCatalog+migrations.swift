@@ -125,6 +125,9 @@ extension PostgresCatalog {
             "CREATE TABLE signatures (signature TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             "CREATE INDEX signatures_expiry ON signatures (expires_at)",
         ]),
+        ("v11: segment format", [
+            "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -133,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             playbackKey: try security.playbackKey()
         )
         if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }
-        let library = try await storage.library(logger: logger)
+        let library = try await storage.library(logger: logger, segmentFormat: configuration.transcodeOptions.segmentFormat)
         logger.info(
             "vod serve",
             metadata: [

@@ -11,6 +11,8 @@ struct PlaylistSet {
     var targetDuration: Int
     /// VOD playlists with `#EXT-X-ENDLIST`; otherwise EVENT playlists of a title still being transcoded.
     var complete: Bool
+    /// The segments' container: fMP4 media and I-frame playlists name their rendition's init segment.
+    var format: SegmentFormat
     /// The title's chapters on its timeline, written as `ChapterList.file` and named in the master; the
     /// final playlists carry them.
     var chapters: [Chapter] = []
@@ -20,13 +22,15 @@ struct PlaylistSet {
         for rendition in renditions {
             let directory = folder.appendingPathComponent(rendition.rung.name)
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.mediaPlaylist),
-                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete,
+                                                        map: format.map))
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.iFramePlaylist),
-                             with: PlaylistWriter.iFrames(rendition, complete: complete))
+                             with: PlaylistWriter.iFrames(rendition, complete: complete, map: format.map))
         }
         for rendition in audio + subtitles {
             try Self.replace(folder.appendingPathComponent(rendition.playlist),
-                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete,
+                                                        map: rendition.kind == .audio ? format.map : nil))
         }
         if !chapters.isEmpty {
             try Self.replace(folder.appendingPathComponent(ChapterList.file), with: try ChapterList.json(chapters))

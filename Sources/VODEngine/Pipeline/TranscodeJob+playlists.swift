@@ -7,7 +7,7 @@ extension TranscodeJob {
                         chapters: [Chapter]) throws {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true,
-                        chapters: chapters)
+                        format: options.segmentFormat, chapters: chapters)
             .write(to: staging)
     }
 }

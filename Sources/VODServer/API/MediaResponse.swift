@@ -54,7 +54,7 @@ struct MediaResponse: ResponseGenerator {
     /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
     /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
     /// until the title is ready with its pictures), chapters (the original's, from the probe at upload), and
-    /// visibility (`public` or `private`).
+    /// visibility (`public` or `private`), and segment_format (`ts` or `fmp4`, chosen at upload).
     /// `hls_path` is set only once ready, as before.
     var json: String {
         typealias Key = Media.CodingKeys
@@ -84,6 +84,7 @@ struct MediaResponse: ResponseGenerator {
         object.addRaw(Key.thumbnails, stills?.json ?? "null")
         object.addRaw(Key.chapters, stored.chaptersJSON)
         object.add(Key.visibility, item.visibility.rawValue)
+        object.add(Key.segmentFormat, item.segmentFormat.rawValue)
         return object.json
     }
 

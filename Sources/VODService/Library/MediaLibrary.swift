@@ -20,8 +20,13 @@ public struct MediaLibrary: Sendable {
     /// then start-up leaves other processes' staging files alone, since their owners may be at work.
     public let isShared: Bool
 
-    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false) throws {
+    /// The segment container of the titles it adds (`ingest`), which the workers write whatever their own setting.
+    public let segmentFormat: SegmentFormat
+
+    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false,
+                segmentFormat: SegmentFormat = .ts) throws {
         self.isShared = isShared
+        self.segmentFormat = segmentFormat
         self.catalog = catalog
         self.events = EventRecorder(catalog: catalog)
         self.mediaDirectory = Self.absolute(mediaDirectory)

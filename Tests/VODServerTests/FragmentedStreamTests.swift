@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import VODCatalog
+import VODConformance
+import VODTestSupport
+
+/// `vod serve --segment-format fmp4`: an upload is stored as an fMP4 title, transcoded in fMP4 (CMAF) segments and
+/// served with their content types, and every variant plays over HTTP.
+@Suite(.serialized, .tags(.ffmpeg, .gstreamer, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
+struct FragmentedStreamTests {
+    @Test func anFMP4UploadIsServedAndPlaysOverHTTP() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 7).make(in: test.directory.url)
+        // superfast rather than the tests' ultrafast: its Baseline profile is against the rules `vod validate` checks.
+        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast"])
+        try await server.waitUntilListening()
+        let item = try await test.uploadUntilTranscoded(clip, title: "CMAF", to: server.url)
+        #expect(item.segmentFormat == .fmp4)
+        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
+        #expect(json["segment_format"] as? String == "fmp4")
+        #expect(json["poster_url"] is String, "stills are taken from the fMP4 segments")
+
+        let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+        #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
+        let stream = "\(server.url)/api/media/\(item.id)/stream"
+        for (path, type) in [("240p/init.mp4", "video/mp4"), ("240p/segment_000.m4s", "video/iso.segment")] {
+            let head = try await ExternalTool.require("curl", ["-sfI", "\(stream)/\(path)"]).standardOutput.lowercased()
+            #expect(head.contains("content-type: \(type)"), "\(path): \(head)")
+        }
+        let playlist = try await ExternalTool.require("curl", ["-sf", "\(stream)/240p/index.m3u8"]).standardOutput
+        #expect(playlist.contains(#"#EXT-X-MAP:URI="init.mp4""#))
+        let programs = try await IndependentPlayers.programCount(master: stream)
+        #expect(programs == 2)
+        for program in 0..<programs {
+            #expect(try await IndependentPlayers.decodeErrors(master: stream, program: program) == "", "program \(program)")
+        }
+        let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
+        #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
+}
