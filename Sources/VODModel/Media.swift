@@ -58,6 +58,8 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
     public var visibility: MediaVisibility = .public
     /// The container of the stream's segments, `ts` or `fmp4`; `ts` when a server that predates it leaves it out.
     public var segmentFormat: SegmentFormat = .ts
+    /// The DASH manifest of an fMP4 title once ready (`…/manifest.mpd`); nil for MPEG-TS.
+    public var dashURL: URL?
 
     /// The keys of the media JSON, in the order the server writes them: the client contract's first.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -79,6 +81,7 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         case chapters
         case visibility
         case segmentFormat = "segment_format"
+        case dashURL = "dash_url"
     }
 
     /// Writes every key, absent values as JSON null, as the server does.
@@ -109,5 +112,6 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         try container.encode(chapters, forKey: .chapters)
         try container.encode(visibility, forKey: .visibility)
         try container.encode(segmentFormat, forKey: .segmentFormat)
+        try container.encode(dashURL, forKey: .dashURL)
     }
 }

@@ -37,6 +37,22 @@ struct FragmentedStreamTests {
         }
         let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
         #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+
+        // DASH over the same segments: ffmpeg's dash demuxer and GStreamer's dashdemux play the manifest.
+        let dash = "\(server.url)/api/media/\(item.id)/manifest.mpd"
+        #expect(json["dash_url"] as? String == dash)
+        let head = try await ExternalTool.require("curl", ["-sfI", dash]).standardOutput.lowercased()
+        #expect(head.contains("content-type: application/dash+xml"), "\(head)")
+        let ffmpeg = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", dash, "-map", "0", "-f", "null", "-"])
+        #expect(ffmpeg.status == 0 && ffmpeg.standardError.isEmpty, "\(ffmpeg.standardError)")
+        let dashdemux = try await IndependentPlayers.gstreamerPlay(uri: dash)
+        #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
+
+        // An MPEG-TS title has no DASH manifest, and says why.
+        let ts = try await test.catalog.insert(NewMedia(title: "TS", description: nil, sourceFileName: "a.mp4", sourcePath: clip,
+                                                        sourceSize: 1, duration: 7, probeJSON: nil))
+        let refused = try await ExternalTool.run("curl", ["-s", "-w", "\n%{http_code}", "\(server.url)/api/media/\(ts.id)/manifest.mpd"])
+        #expect(refused.standardOutput.hasSuffix("\n404") && refused.standardOutput.contains("MPEG-TS"), "\(refused.standardOutput)")
         #expect(try await server.stop(SIGTERM) == 0)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import VODModel
 
 /// Every playlist of a title, written into its folder: one media playlist per rendition, an I-frame playlist
-/// per rung, and the master. Each file is replaced in one rename, so a player reading while a growing title is
+/// per rung, and the master; for a complete fMP4 title also its DASH manifest (`DashManifest`). Each file is replaced in one rename, so a player reading while a growing title is
 /// published sees the old playlist or the new one, never part of one.
 struct PlaylistSet {
     var renditions: [Rendition]
@@ -39,6 +39,12 @@ struct PlaylistSet {
         let master = renditions.isEmpty
             ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
             : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
+        if complete && format == .fmp4 {
+            let segments = renditions.first?.segments ?? audio.first?.segments ?? []
+            try Self.replace(folder.appendingPathComponent(DashManifest.file), with: DashManifest.xml(
+                renditions, audio: audio, subtitles: subtitles, duration: segments.map(\.duration).reduce(0, +),
+                targetDuration: targetDuration))
+        }
         try Self.replace(folder.appendingPathComponent(PlaylistWriter.masterPlaylist), with: master)
     }
 

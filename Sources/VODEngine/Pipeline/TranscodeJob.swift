@@ -51,8 +51,9 @@ final class TranscodeJob: @unchecked Sendable {
             ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
-        // renditions the player picks from, as does a normalized track: its sound lags its pictures.
-        let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil
+        // renditions the player picks from, as does a normalized track: its sound lags its pictures. In fMP4 (CMAF)
+        // every file holds one track, so the sound is always an audio-only rendition, which DASH describes too.
+        let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil && options.segmentFormat == .ts
         let audioRenditions = muxesAudio ? [] : describeAudio(of: source)
         let publisher = makePublisher(plan: plan, audio: audioRenditions, duration: file.duration, frameRate: source.frameRate)
         let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
