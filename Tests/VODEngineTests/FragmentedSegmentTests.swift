@@ -40,8 +40,7 @@ struct FragmentedSegmentTests {
         // An init segment and a segment read as one file: one track each (CMAF), the sound an audio-only rendition.
         for (rendition, codec) in [("360p", "h264"), ("240p", "h264"), ("audio_0", "aac")] {
             let joined = directory.url.appendingPathComponent("\(rendition)-joined.mp4")
-            try (Data(contentsOf: folder.appendingPathComponent("\(rendition)/init.mp4"))
-                + Data(contentsOf: folder.appendingPathComponent("\(rendition)/segment_001.m4s"))).write(to: joined)
+            try Self.joined(rendition, 1, in: folder).write(to: joined)
             #expect(try await IndependentPlayers.streams(at: joined.path).map(\.codec_name) == [codec])
         }
         let codecs = { (url: URL) in try String(contentsOf: url, encoding: .utf8).matches(of: /CODECS="([^"]+)"/).map { String($0.1) } }
@@ -110,6 +109,34 @@ struct FragmentedSegmentTests {
         }
         let play = try await IndependentPlayers.gstreamerPlay(uri: result.masterPlaylist.absoluteString)
         #expect(play.status == 0, "\(play.standardError)")
+    }
+
+    @Test func aFastStartInFMP4SwapsTheFirstSegmentWithItsInitSegment() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 8).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out")
+        let published = directory.url.appendingPathComponent("published.mp4")
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0, segmentFormat: .fmp4)
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { _ in
+            // The first segment as first published, read after the init segment, which is in place before it is named.
+            guard !FileManager.default.fileExists(atPath: published.path) else { return }
+            try? Self.joined("360p", 0, in: output).write(to: published)
+        })
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        let ready = directory.url.appendingPathComponent("ready.mp4")
+        try Self.joined("360p", 0, in: output).write(to: ready)
+        let fast = try await FastStartTests.x264Settings(published)
+        let full = try await FastStartTests.x264Settings(ready)
+        #expect(fast?["subme"] == "1" && full?["subme"] == "2", "published superfast, ready veryfast: \(String(describing: fast)), \(String(describing: full))")
+        for program in result.variants.indices {
+            #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
+    }
+
+    /// The init segment of `rendition` followed by its segment `index`: one file that players read alone.
+    static func joined(_ rendition: String, _ index: Int, in folder: URL) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent("\(rendition)/init.mp4"))
+            + Data(contentsOf: folder.appendingPathComponent("\(rendition)/segment_\(String(format: "%03d", index)).m4s"))
     }
 
     /// The EXTINF durations of a media playlist, in order.
