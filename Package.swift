@@ -97,6 +97,7 @@ let package = Package(
             .product(name: "_NIOFileSystem", package: "swift-nio"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/Console")]),
@@ -152,6 +153,8 @@ let package = Package(
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "VODClientTests", dependencies: [
             "VODClient",

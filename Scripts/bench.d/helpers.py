@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Small helpers for Scripts/bench, where parsing or timing is easier in Python than in bash: this file holds the
-small ones and dispatches to the modules beside it (watch, memory, uploads, catalog, events, playback).
+small ones and dispatches to the modules beside it (watch, memory, uploads, catalog, events, playback, thumbnails).
 
 Each subcommand prints plain values on stdout (space-separated) or JSON, and exits non-zero on error.
 """
@@ -17,6 +17,7 @@ import catalog
 import events
 import memory
 import playback
+import thumbnails
 import uploads
 import watch
 
@@ -101,7 +102,7 @@ def main():
         "watch-playback": playback.watch_playback, "figures": figures, "rss": memory.rss,
         "sample-rss": memory.sample_rss, "http-sink": uploads.http_sink, "fill-catalog": catalog.fill_catalog,
         "check-media-list": catalog.check_media_list, "tus-upload": uploads.tus_upload,
-        "sse-clients": events.sse_clients,
+        "sse-clients": events.sse_clients, "thumbnail-flood": thumbnails.thumbnail_flood,
     }
     if command not in functions:
         sys.exit(f"unknown helper {command}")

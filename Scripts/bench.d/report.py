@@ -12,7 +12,7 @@ import sys
 
 from figures import Figures, load
 
-SECTIONS = "abcdefghijklmnpq"
+SECTIONS = "abcdefghijklmnpqt"
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINE = [
     ("meta.machine.cpu", "CPU"), ("meta.machine.cores", "cores"), ("meta.machine.memory", "memory"),
@@ -67,7 +67,7 @@ def render(r):
     out = header(r) + ["", "## Results", "", PLACEHOLDERS, ""]
     by_section = {}
     for label, command in r.commands.items():
-        match = re.match(r"([a-p])\. ", label)
+        match = re.match(r"([a-z])\. ", label)
         by_section.setdefault(match.group(1) if match else None, []).append((label, command))
     for letter in SECTIONS:
         module = section_module(letter)

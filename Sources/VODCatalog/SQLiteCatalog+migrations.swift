@@ -152,7 +152,17 @@ extension SQLiteCatalog {
                     """
             )
         }
-        migrator.registerMigration("v11: segment format") { db in
+        migrator.registerMigration("v11: title keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE title_keys (
+                        media_id INTEGER PRIMARY KEY REFERENCES media(id) ON DELETE CASCADE,
+                        key BLOB NOT NULL CHECK (length(key) = 16)
+                    )
+                    """
+            )
+        }
+        migrator.registerMigration("v12: segment format") { db in
             try db.execute(
                 sql: "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))"
             )

@@ -70,6 +70,9 @@ public enum ConformanceRule: String, Sendable, CaseIterable, Codable {
     case subtitlesWebVTT = "subtitles.webvtt"
     case subtitlesTimestampMap = "subtitles.timestamp-map"
     case subtitlesCueSplit = "subtitles.cue-split"
+    case captionsAttributes = "captions.attributes"
+    case captionsGroup = "captions.group"
+    case captionsPresent = "captions.present"
 
     /// The stable id, such as `media.targetduration`.
     public var id: String { rawValue }
@@ -167,6 +170,9 @@ public enum ConformanceRule: String, Sendable, CaseIterable, Codable {
         case .subtitlesWebVTT: "Each subtitles segment is WebVTT: it starts with WEBVTT and its cues parse."
         case .subtitlesTimestampMap: "Each WebVTT segment has X-TIMESTAMP-MAP=MPEGTS:<video's first PTS>,LOCAL:00:00:00.000."
         case .subtitlesCueSplit: "A cue appears in every segment whose time range it overlaps."
+        case .captionsAttributes: "Each CLOSED-CAPTIONS rendition has GROUP-ID, NAME and a quoted INSTREAM-ID (CC1–CC4 or SERVICE1–63), and no URI."
+        case .captionsGroup: "When the title announces closed captions, every STREAM-INF names their group with CLOSED-CAPTIONS; otherwise it says CLOSED-CAPTIONS=NONE or nothing."
+        case .captionsPresent: "Every rung of a variant that announces closed captions carries them in its H.264 as A/53 SEI."
         }
     }
 }

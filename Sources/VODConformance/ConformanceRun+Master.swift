@@ -29,6 +29,7 @@ extension ConformanceRun {
         measurements.rungs += rungs.map(\.measurement)
         checkLadder(rungs)
         let audioGroups = checkRenditions(master, url, variants: variants)
+        checkClosedCaptions(master, url, variants: variants)
         for variant in variants {
             let group = variant.stream.audioGroup.flatMap { audioGroups[$0] } ?? []
             checkVariant(variant.stream, variant.rung, audio: group, file)

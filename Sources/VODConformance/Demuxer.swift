@@ -138,7 +138,8 @@ struct Demuxer {
                 break
             }
         }
-        let access = VideoAccessUnit(pts: pts, dts: dts, nalTypes: units.map(\.type), byteOffset: byteOffset)
+        var access = VideoAccessUnit(pts: pts, dts: dts, nalTypes: units.map(\.type), byteOffset: byteOffset)
+        access.carriesCaptions = units.contains { $0.type == 6 && $0.carriesA53Captions }
         segment.video?.accessUnits.append(access)
     }
 

@@ -77,6 +77,9 @@ public struct VideoStream: Sendable {
     /// The latest presentation timestamp (the start of the last frame shown).
     public var lastPTS: Int64? { accessUnits.map(\.pts).max() }
 
+    /// Whether any access unit carries A/53 closed captions.
+    public var carriesCaptions: Bool { accessUnits.contains(where: \.carriesCaptions) }
+
     /// The typical distance between presented frames in ticks, the median PTS step; nil with fewer than two frames.
     public var frameDurationTicks: Int64? {
         let sorted = accessUnits.map(\.pts).sorted()
@@ -95,6 +98,8 @@ public struct VideoAccessUnit: Sendable, Equatable {
     public let nalTypes: [UInt8]
     /// Byte offset, within the analysed stretch, of the TS packet where the PES starts.
     public let byteOffset: Int
+    /// Whether an SEI before the first slice carries closed captions as ATSC A/53 user data (`GA94` `cc_data`).
+    public var carriesCaptions = false
 
     /// The NAL type of the first coded slice: 5 for IDR, 1 for other pictures.
     public var firstSliceType: UInt8? { nalTypes.last.flatMap { (1...5).contains($0) ? $0 : nil } }

@@ -8,3 +8,4 @@
 @_exported import struct VODModel.Chapter
 @_exported import struct VODModel.Loudness
 @_exported import enum VODModel.SegmentFormat
+@_exported import struct VODModel.ClosedCaptionListing

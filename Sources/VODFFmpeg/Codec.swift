@@ -7,7 +7,7 @@ public final class Codec: @unchecked Sendable {
     /// Where FFmpeg's log callback keeps this codec's last error message.
     private let logCapture: UnsafeMutablePointer<VODLogCapture>
 
-    private init(codec: UnsafePointer<AVCodec>) throws {
+    init(codec: UnsafePointer<AVCodec>) throws {
         guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory("allocate codec") }
         self.context = context
         logCapture = .allocate(capacity: 1)

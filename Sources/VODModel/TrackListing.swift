@@ -33,10 +33,15 @@ public struct TrackListing: Sendable, Equatable, Codable {
     /// Audio made into a rendition: the source track's loudness, measured as it was transcoded; null before then
     /// and for other tracks.
     public var loudness: Loudness?
+    /// The video made into the ladder: the CEA-608 caption channels its pictures carry, each kept in every rung
+    /// and announced in the master, once the title is transcoded (`[]` when it has none); null before then (the
+    /// upload's probe reads no picture) and for other tracks.
+    public var closedCaptions: [ClosedCaptionListing]?
 
     /// The keys of a `tracks` entry.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case index, type, codec, language, title, channels, status, rendition, reason, loudness
+        case closedCaptions = "closed_captions"
         case isDefault = "default"
         case isForced = "forced"
     }
@@ -75,5 +80,6 @@ public struct TrackListing: Sendable, Equatable, Codable {
         try container.encode(rendition, forKey: .rendition)
         try container.encode(reason, forKey: .reason)
         try container.encode(loudness, forKey: .loudness)
+        try container.encode(closedCaptions, forKey: .closedCaptions)
     }
 }

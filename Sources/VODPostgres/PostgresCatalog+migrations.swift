@@ -125,7 +125,10 @@ extension PostgresCatalog {
             "CREATE TABLE signatures (signature TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             "CREATE INDEX signatures_expiry ON signatures (expires_at)",
         ]),
-        ("v11: segment format", [
+        ("v11: title keys", [
+            "CREATE TABLE title_keys (media_id BIGINT PRIMARY KEY REFERENCES media (id) ON DELETE CASCADE, key BYTEA NOT NULL CHECK (length(key) = 16))",
+        ]),
+        ("v12: segment format", [
             "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))",
         ]),
     ]

@@ -1,7 +1,8 @@
 import ArgumentParser
 import VODServer
+import VODService
 
-/// Write protection and connection limits of `vod serve`, each falling back to an environment variable.
+/// Write protection, playback keys, segment encryption and connection limits of `vod serve`, each falling back to an environment variable.
 struct SecurityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file of API keys, one a line, any of which X-API-Key may carry (env VOD_API_KEY_FILE; or one key in VOD_API_KEY).", valueName: "path"))
     var apiKeyFile: String?
@@ -9,8 +10,13 @@ struct SecurityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file whose first line is the HMAC-SHA256 secret writes are signed with (env VOD_API_SECRET_FILE; or the secret in VOD_API_SECRET).", valueName: "path"))
     var apiSecretFile: String?
 
-    @Option(help: ArgumentHelp("A file whose first line (at least 32 bytes) is the HS256 key playback tokens of private titles are signed with (env VOD_PLAYBACK_KEY_FILE); without it, no token is issued.", valueName: "path"))
+    @Option(help: ArgumentHelp("A file whose first line (at least 32 bytes) is the HS256 key playback tokens are signed with, or a P-256 key in PEM for ES256 (a public key alone checks tokens signed elsewhere and issues none) (env VOD_PLAYBACK_KEY_FILE); without it, no token is issued.", valueName: "path"))
     var playbackKeyFile: String?
+
+    @Option(help: ArgumentHelp(
+        "none, or aes-128: the segments of titles uploaded from now on are served AES-128-encrypted, each title with its own key, which only its playback token (or an API key) fetches; needs --playback-key-file (env VOD_ENCRYPT; default none).",
+        valueName: "method"))
+    var encrypt: String?
 
     @Option(help: ArgumentHelp(
         "An origin (https://app.example.com) whose web pages may upload, change and delete; repeatable (env VOD_CORS_ORIGINS, separated by spaces or commas). Pages of other origins may only read.",
@@ -30,6 +36,18 @@ struct SecurityOptions: ParsableArguments {
         guard try resolvedIdleTimeout() > 0 else { throw ValidationError("--idle-timeout must be positive.") }
         _ = try resolvedMinimumUploadRate()
         _ = try resolvedCORSOrigins()
+        if try segmentEncryption() != .none, try playbackKey() == nil {
+            throw ValidationError("--encrypt aes-128 needs --playback-key-file: an encrypted title's key is handed out only with its playback token.")
+        }
+    }
+
+    /// How the segments of new titles are served: `--encrypt`, else `VOD_ENCRYPT`, else in the clear.
+    func segmentEncryption() throws -> SegmentEncryption {
+        let text = encrypt ?? environment("VOD_ENCRYPT") ?? "none"
+        guard let encryption = SegmentEncryption(rawValue: text) else {
+            throw ValidationError("--encrypt must be none or aes-128, not '\(text)'.")
+        }
+        return encryption
     }
 
     /// The keys and secret from the files or the environment; open when none is configured.

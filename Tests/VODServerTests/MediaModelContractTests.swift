@@ -31,6 +31,9 @@ import VODTestSupport
             #expect(ready.variants?.count == 1 && ready.captions.count == 1 && ready.tracks?.isEmpty == false)
             #expect(ready.tracks?.compactMap(\.loudness) == [Loudness(integrated: -23.5, range: 4.2, truePeak: -1.3)],
                     "the audio track's measured loudness")
+            #expect(ready.tracks?.compactMap(\.closedCaptions) == [[ClosedCaptionListing(instreamID: "CC1", language: nil,
+                                                                                          rendition: "Captions (CC1)", hasWebVTT: true)]],
+                    "the video's caption channels")
             #expect(ready.variants?.first?.rateControl == "quality" && ready.variants?.first?.crf == 27.5, "what the rate control chose")
             #expect(ready.source != nil && ready.posterURL != nil && ready.thumbnails?.posters.count == 1)
             for media in decoded {
@@ -100,11 +103,16 @@ import VODTestSupport
             [{"averageBandwidth":180000,"bandwidth":200000,"codecs":"avc1.64000d,mp4a.40.2","crf":27.5,"frameRate":30,\
             "height":180,"name":"180p","playlist":"180p/index.m3u8","rateControl":"quality","segmentCount":1,"width":320}]
             """
-        /// The stored `tracks` with every audio track's loudness, as a transcode reads it.
+        /// The stored `tracks` with every audio track's loudness and the video's caption channels, as a transcode
+        /// reads them.
         static func measured(_ tracksJSON: String?) throws -> String {
             var tracks = try JSONDecoder().decode([TrackListing].self, from: Data(try #require(tracksJSON).utf8))
             for index in tracks.indices where tracks[index].type == "audio" {
                 tracks[index].loudness = Loudness(integrated: -23.5, range: 4.2, truePeak: -1.3)
+            }
+            for index in tracks.indices where tracks[index].type == "video" {
+                tracks[index].closedCaptions = [ClosedCaptionListing(instreamID: "CC1", language: nil, rendition: "Captions (CC1)",
+                                                                     hasWebVTT: true)]
             }
             return String(decoding: try JSONEncoder().encode(tracks), as: UTF8.self)
         }
@@ -127,6 +135,8 @@ import VODTestSupport
         expectKeys(object["tracks"], names(TrackListing.CodingKeys.self))
         expectKeys((object["tracks"] as? [[String: Any]])?.compactMap { $0["loudness"] as? [String: Any] },
                    names(Loudness.CodingKeys.self))
+        expectKeys((object["tracks"] as? [[String: Any]])?.flatMap { $0["closed_captions"] as? [[String: Any]] ?? [] },
+                   names(ClosedCaptionListing.CodingKeys.self))
         expectKeys(object["thumbnails"], names(Media.Thumbnails.CodingKeys.self))
         expectKeys(object["chapters"], names(Chapter.CodingKeys.self))
         expectKeys((object["thumbnails"] as? [String: Any])?["posters"], names(Media.Thumbnails.Poster.CodingKeys.self))

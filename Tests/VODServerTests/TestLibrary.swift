@@ -10,7 +10,7 @@ import VODTestSupport
 /// A catalog and media folders in a fresh temporary folder, and servers built on them.
 struct TestLibrary {
     let directory: TemporaryDirectory
-    let library: MediaLibrary
+    var library: MediaLibrary
 
     var root: String { directory.url.path }
     var databasePath: String { "\(root)/media/vod.sqlite" }

@@ -16,6 +16,8 @@ struct PlaylistSet {
     /// The title's chapters on its timeline, written as `ChapterList.file` and named in the master; the
     /// final playlists carry them.
     var chapters: [Chapter] = []
+    /// The CEA-608 channels every rung carries, announced in the master; the final playlists carry them.
+    var closedCaptions: [ClosedCaptionListing] = []
 
     /// Writes the media playlists first and the master last, so every playlist the master names exists.
     func write(to folder: URL) throws {
@@ -38,7 +40,8 @@ struct PlaylistSet {
         let named = !chapters.isEmpty
         let master = renditions.isEmpty
             ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
-            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
+            : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named,
+                                    closedCaptions: closedCaptions)
         if complete && format == .fmp4 {
             let segments = renditions.first?.segments ?? audio.first?.segments ?? []
             try Self.replace(folder.appendingPathComponent(DashManifest.file), with: DashManifest.xml(

@@ -1,4 +1,5 @@
 import Foundation
+import VODModel
 
 /// Writes the text of HLS master, media and I-frame playlists (RFC 8216).
 enum PlaylistWriter {
@@ -69,12 +70,13 @@ enum PlaylistWriter {
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
     /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
     /// With `chapters`, it names the title's `ChapterList`.
+    /// With `closedCaptions`, it announces the CEA-608 channels every rung carries, and every variant names them.
     static func master(
         _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int,
-        chapters: Bool = false
+        chapters: Bool = false, closedCaptions: [ClosedCaptionListing] = []
     ) -> String {
         var lines = masterHeader(chapters: chapters)
-        lines += (audio + subtitles).map(media)
+        lines += (audio + subtitles).map(media) + closedCaptions.map(ClosedCaptionGroup.media)
         // One set of variants per audio group (AAC stereo first, then AC-3 5.1), all on the same video playlists.
         let groups = audio.reduce(into: [String]()) { groups, rendition in
             if !groups.contains(rendition.group) { groups.append(rendition.group) }
@@ -83,7 +85,8 @@ enum PlaylistWriter {
             let members = audio.filter { $0.group == group }
             let variants = renditions.map { VariantBandwidth($0, audio: members, targetDuration: targetDuration) }
             for variant in variants.sorted(by: { $0.peak < $1.peak }) {
-                lines.append(streamInf(variant, audioGroup: group, subtitles: !subtitles.isEmpty))
+                lines.append(streamInf(variant, audioGroup: group, subtitles: !subtitles.isEmpty,
+                                       closedCaptions: !closedCaptions.isEmpty))
                 lines.append("\(variant.rendition.rung.name)/\(mediaPlaylist)")
             }
         }
@@ -114,14 +117,16 @@ enum PlaylistWriter {
         ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"] + (chapters ? [ChapterList.sessionData] : [])
     }
 
-    /// The `#EXT-X-STREAM-INF` line of a variant, naming its audio group and the subtitles group.
-    private static func streamInf(_ variant: VariantBandwidth, audioGroup: String?, subtitles: Bool) -> String {
+    /// The `#EXT-X-STREAM-INF` line of a variant, naming its audio group, the subtitles group and the closed
+    /// captions group.
+    private static func streamInf(_ variant: VariantBandwidth, audioGroup: String?, subtitles: Bool, closedCaptions: Bool) -> String {
         let rendition = variant.rendition
         return "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peak),AVERAGE-BANDWIDTH=\(variant.average),"
             + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
             + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
             + (audioGroup.map { "AUDIO=\"\($0)\"," } ?? "")
-            + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "") + "VIDEO-RANGE=SDR"
+            + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "")
+            + (closedCaptions ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "") + "VIDEO-RANGE=SDR"
     }
 
     /// The `#EXT-X-I-FRAME-STREAM-INF` line of a rung.
@@ -144,7 +149,7 @@ enum PlaylistWriter {
     }
 
     /// A quoted-string attribute value cannot hold a double quote or a line break (RFC 8216 §4.2).
-    private static func quotable(_ text: String) -> String {
+    static func quotable(_ text: String) -> String {
         String(text.map { $0 == "\"" ? "'" : $0.isNewline ? " " : $0 })
     }
 

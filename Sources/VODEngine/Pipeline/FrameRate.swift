@@ -9,14 +9,32 @@ struct FrameRate: Sendable {
 
     /// The source's rate divided by the smallest whole number that brings it to 60 fps or less (120 → 60,
     /// 144 → 48), so output frames are a regular subset of the source's; 30 fps when the source does not say.
+    /// A rate under `lowRate` (a timelapse, a screen capture, a slide show) is raised to the next whole number of
+    /// frames per keyframe interval, at least `minimumRate` (0.5 and 1 → 2, 1.63 → 2, 3 → 3 fps with a 2 s
+    /// interval), its pictures held where needed: so the keyframe grid is exact, and segments end on it rather
+    /// than up to a whole (long) frame after it.
     init(source: Rational, keyframeInterval: Double) {
         var rate = source
-        if !rate.isPositive || rate.value < 1 { rate = Rational(30, 1) }
+        if !rate.isPositive { rate = Rational(30, 1) }
+        if rate.value < Self.lowRate {
+            let least = (Self.minimumRate * keyframeInterval).rounded(.up)
+            let frames = max((rate.value * keyframeInterval - 1e-9).rounded(.up), least)
+            let milliseconds = Int32((keyframeInterval * 1000).rounded())
+            rate = Rational(Int32(frames) * 1000, milliseconds)
+        }
         let divisor = (rate.value / 60).rounded(.up)
         if divisor > 1 { rate = rate.multiplied(by: Rational(1, Int32(min(divisor, Double(1 << 20))))) }
         self.rate = rate.reduced()
         self.keyframeInterval = keyframeInterval
     }
+
+    /// Below this many frames a second, the output rate is raised onto the keyframe grid.
+    static let lowRate = 5.0
+    /// The lowest output rate. libx264 learns its B-frame decode delay from its third picture: an encoder given no
+    /// more than two (a 2 s first segment, fast start or first chunk of a split title, at 1 fps) writes decode
+    /// times equal to presentation times, and those of the next encoder, delayed by two frames, go back across
+    /// the join (in one muxer, "write packet: Invalid argument"). At 2 fps every encoder gets four at least.
+    static let minimumRate = 2.0
 
     var framesPerSecond: Double { rate.value }
 

@@ -2,11 +2,18 @@ import VODFFmpeg
 
 /// Turns decoded frames with arbitrary timestamps into a constant-rate sequence, duplicating or dropping
 /// frames as needed (like FFmpeg's `fps` filter), so variable-rate sources get regular keyframes.
+///
+/// Closed captions (`Frame.closedCaptions`) go out once, as they came: a repeated picture carries none, and the
+/// captions of a dropped picture go out with the next picture emitted.
 struct FrameRateConverter {
     let frameRate: FrameRate
     private(set) var nextIndex: Int64 = 0
     private var pending: Frame?
     private var pendingEnd: Double = 0
+    /// Whether the pending frame has been emitted at least once.
+    private var pendingEmitted = false
+    /// The captions of dropped frames, for the next frame emitted.
+    private var carriedCaptions = CaptionCarry()
     /// Whether output starts with the first frame's own slot instead of frame 0: a chunk of a split title,
     /// decoded from a seek, whose earlier slots belong to the chunk before.
     var startsAtFirstPicture = false
@@ -22,7 +29,9 @@ struct FrameRateConverter {
             nextIndex = max(nextIndex, Int64((time * frameRate.framesPerSecond - 0.5).rounded(.down)) + 1)
         }
         try emitPending(before: time, emit: emit)
+        if let pending, !pendingEmitted { carriedCaptions.carry(pending.closedCaptions) }
         pending = frame
+        pendingEmitted = false
         pendingEnd = max(time + duration, pendingEnd)
     }
 
@@ -40,6 +49,8 @@ struct FrameRateConverter {
         while Double(nextIndex) + 0.5 <= time * frameRate.framesPerSecond {
             let copy = try pending.reference()
             copy.pts = nextIndex
+            try copy.setClosedCaptions(pendingEmitted ? nil : carriedCaptions.take(with: pending.closedCaptions))
+            pendingEmitted = true
             try emit(copy, nextIndex)
             nextIndex += 1
         }

@@ -92,8 +92,11 @@ final class RungEncoder: @unchecked Sendable {
                     pendingQuality = nil
                 }
                 let scaled = try scaler.scale(frame)
+                // The scaler's picture is new (or reused): the source picture's captions go with it.
+                try scaled.setClosedCaptions(frame.closedCaptions)
                 for follower in followers { try follower.push(.video(try scaled.reference(), isKeyframe: isKeyframe)) }
                 let picture = try scaler.upright(scaled)
+                if picture !== scaled { try picture.setClosedCaptions(frame.closedCaptions) }
                 picture.pts = frame.pts
                 picture.forcesKeyframe = isKeyframe
                 try encoder.send(picture)
@@ -125,7 +128,8 @@ final class RungEncoder: @unchecked Sendable {
     }
 
     /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, its VBV buffer
-    /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags.
+    /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags. The closed
+    /// captions a picture carries (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`).
     static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
                             bufferFill: Double = RateControl.initialBufferFill) throws -> Codec {
         var options = [
@@ -134,6 +138,7 @@ final class RungEncoder: @unchecked Sendable {
             "forced-idr": "1",
             "x264-params": "scenecut=0:open-gop=0",
             "threads": "\(threads)",
+            "a53cc": "1",
         ]
         if let crf = rung.crf {
             options["crf"] = "\(crf)"

@@ -3,11 +3,14 @@ import VODModel
 
 extension SourceStage {
     /// Every video, audio and subtitle track, with what becomes of it and, once `run` has returned, the loudness
-    /// of each audio track read.
+    /// of each audio track read and the caption channels of the video (when the whole title was read).
     var trackListings: [TrackListing] {
         plan.listings.map { listing in
             var listing = listing
             listing.loudness = audioTracks.first { Int($0.stream.index) == listing.index }?.loudness
+            if listing.type == "video", listing.status == .rendition, closedCaptions != nil {
+                listing.closedCaptions = closedCaptionListings
+            }
             return listing
         }
     }

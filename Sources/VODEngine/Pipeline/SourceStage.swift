@@ -38,6 +38,8 @@ final class SourceStage {
     let plan: TrackPlan
     /// The text subtitle tracks of the video's program, in the source's order.
     let subtitleTracks: [SubtitleTrack]
+    /// The CEA-608 captions the pictures carry, read when the whole title is (not for a chunk of a split one).
+    let closedCaptions: ClosedCaptionTrack?
     private let corrector: PictureCorrector?
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
@@ -84,7 +86,9 @@ final class SourceStage {
             corrector = nil
             videoDecoder = nil
         }
-        converter = FrameRateConverter(frameRate: FrameRate(of: input, options: options))
+        let frameRate = FrameRate(of: input, options: options)
+        converter = FrameRateConverter(frameRate: frameRate)
+        closedCaptions = if case .whole = window, video != nil { try ClosedCaptionTrack(frameRate: frameRate) } else { nil }
         sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
         elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
         pictureLimits = PictureLimits(input: input)
@@ -150,8 +154,9 @@ final class SourceStage {
         let frame = try Frame()
         return try withoutActuallyEscaping(video) { video in
             try withoutActuallyEscaping(sendAudio) { sendAudio in
-                let outputs = Outputs(video: { [frameRate, frames] picture, index in
+                let outputs = Outputs(video: { [frameRate, frames, closedCaptions] picture, index in
                     guard frames.contains(index) else { return }
+                    if let captions = picture.closedCaptions { closedCaptions?.add(captions, frame: index) }
                     try video(picture, frameRate.isKeyframe(index))
                 }, audio: sendAudio)
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)
@@ -180,6 +185,7 @@ final class SourceStage {
         }
         try converter.finish(until: audioEnd, emit: outputs.video)
         guard converter.emittedDuration > 0 else { throw noPictureError() }
+        closedCaptions?.finish(at: converter.nextIndex)
         return converter.emittedDuration
     }
 

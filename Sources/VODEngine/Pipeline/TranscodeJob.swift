@@ -67,7 +67,8 @@ final class TranscodeJob: @unchecked Sendable {
         let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,
-                           chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration))
+                           chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration),
+                           closedCaptions: source.closedCaptionListings)
         tracks = source.trackListings
         return (duration, renditions, audio)
     }
@@ -231,23 +232,6 @@ final class TranscodeJob: @unchecked Sendable {
             var rendition = rendition
             rendition.segments = try writers[rendition.index].finish(end: duration)
             return rendition
-        }
-    }
-
-    /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
-    /// title's timeline.
-    func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [AlternateRendition] {
-        let defaultTrack = source.subtitleTracks.firstIndex { $0.isDefault }
-        return try source.subtitleTracks.enumerated().map { index, track in
-            let cues = track.cues.compactMap { cue -> SubtitleCue? in
-                let start = max(cue.start - source.timelineStart, 0)
-                let end = min(cue.end - source.timelineStart, duration)
-                return end > start ? SubtitleCue(start: start, end: end, text: cue.text) : nil
-            }
-            let directory = staging.appendingPathComponent(AlternateRendition.folder(.subtitles, index))
-            return AlternateRendition(kind: .subtitles, index: index, name: track.name, language: track.language,
-                                      isDefault: index == defaultTrack, isForced: track.isForced,
-                                      segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
         }
     }
 }

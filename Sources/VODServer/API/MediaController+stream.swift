@@ -8,7 +8,9 @@ extension MediaController {
     /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
         let grant = try await streamGrant(request, context: context)
-        return try await serve(try await streamFiles.master(id: try Self.id(context)), grant: grant, request: request, context: context)
+        let id = try Self.id(context)
+        let master = try await encrypting(try await streamFiles.master(id: id), id: id, components: nil)
+        return try await serve(master, grant: grant, request: request, context: context)
     }
 
     /// `GET /api/media/:id/manifest.mpd`: the DASH manifest of an fMP4 title, describing its HLS segments; an
@@ -26,12 +28,19 @@ extension MediaController {
     @Sendable func streamFile(_ request: Request, context: VODRequestContext) async throws -> Response {
         let components = context.parameters.getCatchAll()
         let grant = try await streamGrant(request, context: context)
-        let file = try await streamFiles.file(id: try Self.id(context), components: components)
+        let id = try Self.id(context)
+        let file = try await encrypting(try await streamFiles.file(id: id, components: components), id: id, components: components)
         do {
             return try await serve(file, grant: grant, request: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
             throw APIError.segmentNotFound(components.joined(separator: "/"))
         }
+    }
+
+    /// `file` of title `id` at `components` (nil: the master), encrypted when the title is served encrypted.
+    private func encrypting(_ file: StreamFile, id: Int64, components: [Substring]?) async throws -> StreamFile {
+        guard let key = try await streamFiles.encryptionKey(of: id) else { return file }
+        return try await file.encrypted(with: SegmentCipher(key: key), components: components, segments: streamFiles.segments)
     }
 
     /// The response for `file` read with `grant`, its body bytes counted as served.

@@ -43,6 +43,7 @@ struct EventsController: Sendable {
         let audience = await access.audience(request.headers, token: Self.token(request), mediaID: mediaID)
         let subscription = try await feed.subscribe(after: try Self.lastEventID(request), mediaID: mediaID)
         // The place is free once the client has gone, whatever the stream's writer still has to finish.
+        channel.triggerUserOutboundEvent(EventStreamCloseWatch.Arm(on: true), promise: nil)
         channel.closeFuture.whenComplete { _ in
             subscription.end()
             slot.release()
@@ -69,6 +70,7 @@ struct EventsController: Sendable {
                 subscription.end()
             }
             try await writer.finish(nil)
+            channel.triggerUserOutboundEvent(EventStreamCloseWatch.Arm(on: false), promise: nil)
             withExtendedLifetime(slot) {}
         })
     }

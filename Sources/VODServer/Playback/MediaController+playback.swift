@@ -37,10 +37,16 @@ extension MediaController {
         )
     }
 
-    /// The grant of `request` for the title of the `:id` parameter, whose visibility the stream files know.
+    /// The grant of `request` for the title of the `:id` parameter, whose visibility the stream files know. A
+    /// token sent for a public title served encrypted is checked, and passed on, as a private title's: its key
+    /// needs it.
     func streamGrant(_ request: Request, context: VODRequestContext) async throws -> PlaybackGrant? {
         let id = try Self.id(context)
-        return try await grant(request, id: id, visibility: try await streamFiles.visibility(of: id))
+        let visibility = try await streamFiles.visibility(of: id)
+        if visibility == .public, request.uri.queryParameters["token"] != nil, try await streamFiles.encryptionKey(of: id) != nil {
+            return try await grant(request, id: id, visibility: .private)
+        }
+        return try await grant(request, id: id, visibility: visibility)
     }
 
     /// The response for `file` of a title read with `grant`: a playlist or storyboard with the grant's token on

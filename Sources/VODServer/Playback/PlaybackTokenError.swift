@@ -12,8 +12,10 @@ enum PlaybackTokenError: Error, Equatable {
     case origin
     /// No playback key is configured, so no token can be issued.
     case noKey
+    /// The playback key is an ES256 public key: tokens are checked here and issued by whoever holds the private key.
+    case verifyOnly
 
-    /// The answer: 403 for a refused token, 503 when no key is configured.
+    /// The answer: 403 for a refused token, 503 when no key that signs is configured.
     var apiError: APIError {
         switch self {
         case .missing: .http(.forbidden, message: "This title is private: add a playback token (?token=…) from POST /api/media/:id/playback-token")
@@ -23,6 +25,8 @@ enum PlaybackTokenError: Error, Equatable {
         case .origin: .http(.forbidden, message: "The playback token does not allow this page's origin")
         case .noKey:
             .http(.serviceUnavailable, message: "Playback tokens need a key: start vod serve with --playback-key-file or VOD_PLAYBACK_KEY_FILE")
+        case .verifyOnly:
+            .http(.serviceUnavailable, message: "This server holds only the public half of its ES256 playback key: tokens are signed by whoever holds the private key")
         }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import JWTKit
 
-/// Issues and checks playback tokens: JWTs signed with HS256 under the key of `--playback-key-file`.
+/// Issues and checks playback tokens: JWTs signed with HS256 under the key of `--playback-key-file`, or with ES256
+/// when the file holds a P-256 key in PEM. With an ES256 public key alone, tokens are checked but not issued: they
+/// are signed elsewhere (an application's backend) by whoever holds the private key, which never reaches vod.
 ///
 /// Without a key no token is issued (`PlaybackTokenError.noKey`): a key made up per process would stop every
 /// token at a restart and differ between API nodes, so a private title plays only once a key is configured.
@@ -13,24 +15,54 @@ public struct PlaybackTokens: Sendable {
     /// The longest lifetime a request may ask for: a day.
     public static let maximumLifetime = 86_400
 
-    /// The key collection holding the HS256 key, once added to it; nil when no key is configured.
+    /// The key collection holding the key, once added to it; nil when no key is configured.
     private let keys: Task<JWTKeyCollection, Never>?
+    /// Whether the key signs (an HS256 secret or an ES256 private key), not only verifies.
+    private let signs: Bool
 
-    /// Tokens signed with `key`, or none issued when it is nil.
+    /// Tokens signed with `key` (an HS256 secret, or a P-256 key in PEM as `key(inFile:)` reads it), or none
+    /// issued when it is nil or not a key.
     public init(key: String?) {
-        keys = key.map { key in Task { await JWTKeyCollection().add(hmac: HMACKey(from: key), digestAlgorithm: .sha256) } }
+        guard let key, let signer = try? Self.signer(key) else {
+            (keys, signs) = (nil, false)
+            return
+        }
+        signs = signer.signs
+        keys = Task { await signer.add(JWTKeyCollection()) }
     }
 
-    /// Whether a key is configured.
-    public var canIssue: Bool { keys != nil }
+    /// Whether tokens can be issued: a signing key is configured.
+    public var canIssue: Bool { keys != nil && signs }
 
-    /// The key in `path`: its first line that is not blank or a `#` comment, at least `minimumKeySize` bytes.
+    /// What `key` adds to a key collection, and whether it signs.
+    private static func signer(_ key: String) throws -> (add: @Sendable (JWTKeyCollection) async -> JWTKeyCollection, signs: Bool) {
+        guard key.contains("-----BEGIN") else {
+            let secret = HMACKey(from: key)
+            return ({ await $0.add(hmac: secret, digestAlgorithm: .sha256) }, true)
+        }
+        if key.contains("PUBLIC KEY") {
+            let publicKey = try ES256PublicKey(pem: key)
+            return ({ await $0.add(ecdsa: publicKey) }, false)
+        }
+        let privateKey = try ES256PrivateKey(pem: key)
+        return ({ await $0.add(ecdsa: privateKey) }, true)
+    }
+
+    /// The key in `path`: a P-256 private or public key in PEM (ES256), or else its first line that is not blank or
+    /// a `#` comment, at least `minimumKeySize` bytes (HS256).
     public static func key(inFile path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlaybackKeyFileError(path: path, reason: "it cannot be read")
         }
-        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let text = String(decoding: data, as: UTF8.self)
+        if text.contains("-----BEGIN") {
+            let pem = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (try? signer(pem)) != nil else {
+                throw PlaybackKeyFileError(path: path, reason: "it holds a PEM block that is not a P-256 (ES256) private or public key")
+            }
+            return pem
+        }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let key = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else {
             throw PlaybackKeyFileError(path: path, reason: "it holds no key")
         }
@@ -43,6 +75,7 @@ public struct PlaybackTokens: Sendable {
     /// A token for `claims`.
     func issue(_ claims: PlaybackClaims) async throws -> String {
         guard let keys else { throw PlaybackTokenError.noKey }
+        guard signs else { throw PlaybackTokenError.verifyOnly }
         return try await keys.value.sign(claims)
     }
 

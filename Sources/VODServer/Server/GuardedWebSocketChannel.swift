@@ -11,7 +11,8 @@ import NIOHTTP1
 /// and a head the parser refuses (too large, malformed) gets 400 and a close. The upgrade channel arms its idle
 /// timeout only once a head has been read, and answers nothing to a head it cannot parse. A WebSocket upgrade
 /// while every event-stream place is taken gets 503 with `Retry-After` and a close, where the upgrade channel would
-/// answer a declined upgrade with a bare 400.
+/// answer a declined upgrade with a bare 400. An event stream's connection notices its client's close at once
+/// (`EventStreamCloseWatch`).
 struct GuardedWebSocketChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
@@ -26,6 +27,7 @@ struct GuardedWebSocketChannel: ServerChildChannel {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let idle = IdleStateHandler(readTimeout: idleTimeout)
             try pipeline.addHandler(idle, position: .first)
+            try pipeline.addHandler(EventStreamCloseWatch(), position: .first)
             try pipeline.addHandler(FirstHeadGuard(idle: idle, subscribers: subscribers), position: .after(decoder))
             return value
         }

@@ -15,8 +15,9 @@ import VODService
 /// `liveStateLifetime`, which keeps the catalog off the path of each request.
 ///
 /// A private title's files are never answered without waiting (`immediateFile`): its requests go to the route,
-/// which checks their playback token first. Its visibility is what the catalog said when its folder was looked
-/// up, and `forget` makes the next request ask again.
+/// which checks their playback token first. Nor are those of a title served encrypted, which the route
+/// encrypts. Its visibility and key are what the catalog said when its folder was looked up, and `forget` makes
+/// the next request ask again.
 ///
 /// Only files inside the item's own output folder are served: path components are checked against a strict
 /// pattern and the resolved real path, symlinks followed, must still lie inside that folder.
@@ -26,12 +27,13 @@ final class StreamFiles: Sendable {
     /// How long what the catalog said about a live title is trusted before it is asked again.
     static let liveStateLifetime: Duration = .seconds(1)
 
-    /// A playable item's real output folder, whether the item was still processing, its visibility, and when
-    /// the catalog said so.
+    /// A playable item's real output folder, whether the item was still processing, its visibility, its
+    /// segments' key when they are served encrypted, and when the catalog said so.
     private struct Root: Sendable {
         let path: String
         let isLive: Bool
         let visibility: MediaVisibility
+        let key: [UInt8]?
         let checked: ContinuousClock.Instant
 
         /// Whether what the catalog said still stands at `now`: for good when ready, for `liveStateLifetime` when live.
@@ -48,7 +50,7 @@ final class StreamFiles: Sendable {
         let status: FileStatus
     }
 
-    private let catalog: any MediaStore
+    private let catalog: any MediaStore & TitleKeyStore
     private let roots = Mutex<[Int64: Root]>([:])
     /// How many times a title was forgotten: a look-up that began before a `forget` keeps nothing of what it read.
     private let forgets = Atomic<UInt64>(0)
@@ -58,7 +60,7 @@ final class StreamFiles: Sendable {
 
     /// Serves the renditions of `catalog`'s playable items, holding up to `segmentCacheSize` bytes of
     /// segments in memory and counting its hits and misses in `metrics`.
-    init(catalog: any MediaStore, segmentCacheSize: Int, metrics: ServiceMetrics = ServiceMetrics()) {
+    init(catalog: any MediaStore & TitleKeyStore, segmentCacheSize: Int, metrics: ServiceMetrics = ServiceMetrics()) {
         self.catalog = catalog
         segments = SegmentCache(capacity: segmentCacheSize, metrics: metrics)
     }
@@ -111,7 +113,8 @@ final class StreamFiles: Sendable {
     /// catalog said of the title still stands (ready, or live and said within `liveStateLifetime`), and the file
     /// is cached and, for a live title, unchanged on disk. Nil sends the request the long way.
     func immediateFile(id: Int64, relative: String?) -> StreamFile? {
-        guard let root = roots.withLock({ $0[id] }), root.stands(at: .now), root.visibility == .public else { return nil }
+        guard let root = roots.withLock({ $0[id] }), root.stands(at: .now), root.visibility == .public,
+              root.key == nil else { return nil }
         return cachedCopy(key: relative.map { "\(id)/\($0)" } ?? "\(id)/", root: root)
     }
 
@@ -144,6 +147,13 @@ final class StreamFiles: Sendable {
         return try await lookUp(id).item.visibility
     }
 
+    /// The key of item `id`'s segments when they are served encrypted, as said with its folder while that still
+    /// stands, else the catalog's; nil for a title served in the clear, or not playable.
+    func encryptionKey(of id: Int64) async throws -> [UInt8]? {
+        if let known = roots.withLock({ $0[id] }), known.stands(at: .now) { return known.key }
+        return try await lookUp(id).root?.key
+    }
+
     /// Where a playable item's files are; `Media not found` or `Media not ready for streaming` otherwise. A
     /// ready item's folder is kept for good, a live one's for `liveStateLifetime`.
     private func root(for id: Int64) async throws -> Root {
@@ -166,7 +176,8 @@ final class StreamFiles: Sendable {
             if known != nil { forget(id: id) }
             return (item, nil)
         }
-        let root = Root(path: path, isLive: !item.isReady, visibility: item.visibility, checked: now)
+        let key = try await catalog.encryptionKey(of: id)
+        let root = Root(path: path, isLive: !item.isReady, visibility: item.visibility, key: key, checked: now)
         roots.withLock { roots in
             if forgets.load(ordering: .relaxed) == forgetsBefore { roots[id] = root }
         }

@@ -16,8 +16,8 @@ extension MediaLibrary {
     /// adds a `pending` row that a worker will claim.
     ///
     /// Throws `IngestError.notMedia` when probing shows the file is not a video the engine can read; nothing is
-    /// stored then (a staged upload is left for the caller to delete). The item has `visibility` and the library's
-    /// `segmentFormat`.
+    /// stored then (a staged upload is left for the caller to delete). The item has `visibility`, the library's
+    /// `segmentFormat`, and its own key when `segmentEncryption` asks for one.
     public func ingest(
         file: String,
         originalName: String,
@@ -47,7 +47,15 @@ extension MediaLibrary {
         let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {
                 try Self.place(file, at: stored, mode: mode)
-                return try await catalog.insert(media)
+                let item = try await catalog.insert(media)
+                guard segmentEncryption == .aes128 else { return item }
+                do {
+                    try await catalog.setEncryptionKey(SegmentEncryption.newKey(), for: item.id)
+                } catch {
+                    _ = try? await catalog.delete(id: item.id)
+                    throw error
+                }
+                return item
             } catch {
                 try? FileManager.default.removeItem(atPath: stored)
                 if let fault = StorageFault(error) { throw IngestError.notStored(fault) }

@@ -19,6 +19,8 @@ public struct MediaLibrary: Sendable {
     /// Whether other processes on other machines share the catalog and these folders (a PostgreSQL catalog):
     /// then start-up leaves other processes' staging files alone, since their owners may be at work.
     public let isShared: Bool
+    /// How the segments of titles ingested from now on are served: with `.aes128`, each gets its own key.
+    public var segmentEncryption: SegmentEncryption = .none
 
     /// The segment container of the titles it adds (`ingest`), which the workers write whatever their own setting.
     public let segmentFormat: SegmentFormat

@@ -16,6 +16,9 @@ import VODTestSupport
         try expectBusy(pastSSE.past, "Too many event streams are open; try again in 2 s")
         #expect(outcome.again.status == 200, "an event stream opens once one has closed: \(outcome.again)")
         #expect(pastSSE.again.status == 101, "a WebSocket opens once one has closed: \(pastSSE.again)")
+        // Not at the stream's next keep-alive, 15 s on: the server notices the close while the stream is idle.
+        #expect(outcome.freedAfter < 5, "a closed event stream's place is free within seconds: \(outcome.freedAfter) s")
+        #expect(pastSSE.freedAfter < 5, "a closed WebSocket's place is free within seconds: \(pastSSE.freedAfter) s")
         #expect(try await server.isHealthy())
         #expect(try await server.stop(SIGTERM) == 0)
     }
@@ -27,6 +30,7 @@ import VODTestSupport
         #expect(outcome.held.map(\.status) == [nil], "the held upload is still sending its body")
         try expectBusy(outcome.past, "Too many uploads are in progress; try again in 2 s")
         #expect(outcome.again.status == 422, "an upload is received once the other has ended: \(outcome.again)")
+        #expect(outcome.freedAfter < 5, "a broken-off upload's place is free within seconds: \(outcome.freedAfter) s")
         #expect(try await server.isHealthy())
         #expect(try await server.stop(SIGTERM) == 0)
     }

@@ -13,32 +13,15 @@ import VODTestSupport
     @Test func aPrivateUploadPlaysWithItsTokenAndOnlyWithIt() async throws {
         let test = try TestLibrary()
         let clip = try await SyntheticClip(width: 320, height: 240, duration: 5).make(in: test.directory.url)
-        let app = test.app {
-            $0.workers = 1
-            $0.pollInterval = 0.1
-            $0.writeProtection = WriteProtection(keys: [PrivateTitleTests.apiKey])
-            $0.playbackKey = PlaybackTokenTests.key
-        }
-        try await app.test(.live) { client in
+        try await TokenedUpload.app(test).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
-            let upload = try await ExternalTool.require("curl", [
-                "-sf", "-H", "X-API-Key: \(PrivateTitleTests.apiKey)", "-F", "file=@\(clip)", "-F", "title=Unreleased",
-                "-F", "visibility=private", "\(server)/api/media",
-            ])
-            let created = try #require(try JSONSerialization.jsonObject(with: Data(upload.standardOutput.utf8)) as? [String: Any])
+            let created = try await TokenedUpload.upload(clip, to: server, fields: ["title=Unreleased", "visibility=private"])
             #expect(created["visibility"] as? String == "private")
             let id = Int64(try #require(created["id"] as? Int))
             try await waitUntil("media \(id) is ready or failed") { [.ready, .failed].contains(try await test.status(of: id)) }
             #expect(try await test.catalog.media(id: id)?.status == .ready)
 
-            let issued = try await client.execute(uri: "/api/media/\(id)/playback-token", method: .post,
-                                                  headers: PrivateTitleTests.keyed, body: ByteBuffer(string: #"{"expires_in":600}"#))
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: issued.body)) as? [String: String])
-            let token = try #require(json["token"])
-            let streamURLText = try #require(json["stream_url"])
-            let streamURL = try #require(URL(string: streamURLText))
-            let query = try #require(streamURL.query)
-            let stream = "\(server)\(streamURL.path)?\(query)"
+            let (token, stream) = try await TokenedUpload.stream(of: id, client: client, server: server)
             #expect(try await IndependentPlayers.programCount(master: stream) == 2)
             let played = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", stream, "-map", "0", "-f", "null", "-"])
             #expect(played.status == 0 && played.standardError.isEmpty, "\(played.standardError)")

@@ -100,6 +100,45 @@ import VODTestSupport
         try await nodes.stop()
     }
 
+    @Test func aCaptionAddedOrRemovedOnOneNodeShowsInTheOthersMasterWithinASecond() async throws {
+        let nodes = try await Nodes()
+        let master = nodes.second.url + "/api/media/\(nodes.id)/stream"
+        for _ in 0..<2 {
+            #expect(try await !Self.body(master).contains("TYPE=SUBTITLES"), "the master, served and cached by the second node")
+        }
+        let boundary = "coherence-boundary"
+        let form = [
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"language\"\r\n\r\nfr\r\n",
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"fr.vtt\"\r\nContent-Type: text/vtt\r\n\r\n",
+            "WEBVTT\n\n00:00.000 --> 00:01.000\nBonjour\n\r\n--\(boundary)--\r\n",
+        ].joined()
+        let add = try await SignedWrite(method: "POST", target: "/api/media/\(nodes.id)/captions", body: form,
+                                        contentType: "multipart/form-data; boundary=\(boundary)")
+        let added = try await add.send(to: nodes.first.url)
+        #expect(added.status == 201, "\(added.body)")
+        let addedAt = ContinuousClock.now
+        try await Self.waitFor(master, since: addedAt) { $0.contains("TYPE=SUBTITLES") && $0.contains("LANGUAGE=\"fr\"") }
+        let caption = try #require(try JSONSerialization.jsonObject(with: Data(added.body.utf8)) as? [String: Any])
+        let captionID = try #require(caption["id"] as? Int)
+        let remove = try await SignedWrite(method: "DELETE", target: "/api/media/\(nodes.id)/captions/\(captionID)", body: "")
+        #expect(try await remove.send(to: nodes.first.url).status == 204)
+        let removedAt = ContinuousClock.now
+        try await Self.waitFor(master, since: removedAt) { !$0.contains("TYPE=SUBTITLES") }
+        try await nodes.stop()
+    }
+
+    /// The body `url` answers a GET without a key.
+    static func body(_ url: String) async throws -> String {
+        try await ExternalTool.require("curl", ["-s", url]).standardOutput
+    }
+
+    /// Waits until `url`'s body satisfies `condition`, and expects that within `propagation` of `change`.
+    static func waitFor(_ url: String, since change: ContinuousClock.Instant, _ condition: @escaping @Sendable (String) -> Bool) async throws {
+        try await waitUntil("\(url) shows the change", timeout: 10) { condition(try await body(url)) }
+        let elapsed = ContinuousClock.now - change
+        #expect(elapsed < propagation, "\(url) showed the change only \(elapsed) after it")
+    }
+
     /// The status `url` answers a GET without a key.
     static func status(_ url: String) async throws -> Int {
         Int(try await ExternalTool.require("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url]).standardOutput) ?? 0
@@ -118,13 +157,15 @@ struct SignedWrite {
     let method: String
     let target: String
     let body: String
+    let contentType: String
     let timestamp = Int64(Date().timeIntervalSince1970)
     let signature: String
 
-    init(method: String, target: String, body: String) async throws {
+    init(method: String, target: String, body: String, contentType: String = "application/json") async throws {
         self.method = method
         self.target = target
         self.body = body
+        self.contentType = contentType
         signature = try await Signer.sign(
             secret: NodeCoherenceTests.secret, method: method, target: target, body: Array(body.utf8), timestamp: timestamp
         )
@@ -134,7 +175,7 @@ struct SignedWrite {
     func send(to url: String) async throws -> (status: Int, body: String) {
         let output = try await ExternalTool.require("curl", [
             "-s", "-w", "\n%{http_code}", "-X", method, "-H", "X-API-Key: \(NodeCoherenceTests.key)",
-            "-H", "X-Timestamp: \(timestamp)", "-H", "X-Signature: \(signature)", "-H", "Content-Type: application/json",
+            "-H", "X-Timestamp: \(timestamp)", "-H", "X-Signature: \(signature)", "-H", "Content-Type: \(contentType)",
             "--data-binary", body, url + target,
         ]).standardOutput
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,0 +1,102 @@
+import Foundation
+import VODFFmpeg
+
+/// H.264 with CEA-608 captions in its pictures' A/53 SEI, as US broadcasts and many web streams carry them: each
+/// picture is handed to libx264 (with `a53cc`, its own A/53 writer) with `cc_data` triplets attached, one CC1 byte
+/// pair a picture in field 1 and padding in field 2, as a caption encoder feeds a broadcast encoder.
+enum ClosedCaptionFixture {
+    /// A pop-on caption: its rows, loaded before `shownAt` and shown from that picture until `erasedAt` (or the end).
+    struct Caption {
+        var rows: [String]
+        var shownAt: Int
+        var erasedAt: Int?
+    }
+
+    /// The frame rate of the fixture: NTSC's.
+    static let frameRate = Rational(30000, 1001)
+
+    /// Writes an MPEG-TS of `frames` pictures of `width` × `height` (a gradient with a moving bar) carrying
+    /// `captions` on CC1.
+    static func make(_ path: String, width: Int32, height: Int32, frames: Int, captions: [Caption]) throws {
+        FFmpegLog.keepErrorsOnly()
+        let pairs = schedule(captions)
+        let encoder = try Codec.encoder(named: "libx264", options: ["preset": "veryfast", "a53cc": "1"]) { context in
+            context.setPicture(width: width, height: height, pixelFormat: .yuv420p, sampleAspectRatio: Rational(1, 1))
+            context.setTiming(timeBase: frameRate.inverse, frameRate: frameRate)
+            context.setKeyframeInterval(maximum: 60, minimum: 30)
+        }
+        let output = try OutputFile(path: path, format: "mpegts", encoders: [encoder], cancellation: CancellationFlag())
+        try output.writeHeader()
+        let packet = try Packet()
+        let drain = {
+            while try encoder.receive(into: packet) {
+                packet.rescale(from: frameRate.inverse, to: output.timeBase(ofStream: 0))
+                packet.streamIndex = 0
+                try output.write(packet)
+                packet.unreference()
+            }
+        }
+        for index in 0..<frames {
+            let picture = try Frame.video(width: width, height: height, format: .yuv420p)
+            paint(picture, frame: index)
+            picture.pts = Int64(index)
+            let pair = pairs[index] ?? [0x80, 0x80]
+            try picture.setClosedCaptions([0xFC, pair[0], pair[1], 0xFD, 0x80, 0x80])
+            try encoder.send(picture)
+            try drain()
+        }
+        try encoder.send(nil as Frame?)
+        try drain()
+        try output.finish()
+    }
+
+    /// The CC1 byte pair of each picture that has one: Resume Caption Loading, Erase Non-displayed Memory, a
+    /// preamble address code and the text of each row (rows 15 up), then End Of Caption on `shownAt`, and Erase
+    /// Displayed Memory on `erasedAt`; each command twice, as caption encoders send them.
+    static func schedule(_ captions: [Caption]) -> [Int: [UInt8]] {
+        var pairs: [Int: [UInt8]] = [:]
+        for caption in captions {
+            var loading: [[UInt8]] = [[0x14, 0x20], [0x14, 0x20], [0x14, 0x2E], [0x14, 0x2E]]
+            for (offset, row) in caption.rows.enumerated() {
+                let address: [UInt8] = [[0x14, 0x60], [0x14, 0x40], [0x13, 0x60]][caption.rows.count - 1 - offset]
+                loading += [address, address]
+                let bytes = Array(row.utf8)
+                loading += stride(from: 0, to: bytes.count, by: 2).map { [bytes[$0], $0 + 1 < bytes.count ? bytes[$0 + 1] : 0] }
+            }
+            for (offset, pair) in loading.enumerated() { pairs[caption.shownAt - loading.count + offset] = pair }
+            pairs[caption.shownAt] = [0x14, 0x2F]
+            pairs[caption.shownAt + 1] = [0x14, 0x2F]
+            if let erased = caption.erasedAt {
+                pairs[erased] = [0x14, 0x2C]
+                pairs[erased + 1] = [0x14, 0x2C]
+            }
+        }
+        return pairs.mapValues { $0.map(withOddParity) }
+    }
+
+    /// A CEA-608 byte: seven bits and the parity bit that makes the count of ones odd.
+    static func withOddParity(_ byte: UInt8) -> UInt8 {
+        let bits = byte & 0x7F
+        return bits.nonzeroBitCount % 2 == 0 ? bits | 0x80 : bits
+    }
+
+    /// A diagonal gradient with a bright bar that moves a few pixels a picture, and neutral chroma.
+    private static func paint(_ picture: Frame, frame index: Int) {
+        let width = Int(picture.width)
+        let height = Int(picture.height)
+        let luma = picture.planeData(0)!
+        let stride = picture.lineSize(ofPlane: 0)
+        let bar = (index * 8) % width
+        for row in 0..<height {
+            for column in 0..<width {
+                let inBar = column >= bar && column < bar + 16
+                luma[row * stride + column] = inBar ? 235 : UInt8(16 + (row + column + index) % 200)
+            }
+        }
+        for plane in 1...2 {
+            let data = picture.planeData(plane)!
+            let chromaStride = picture.lineSize(ofPlane: plane)
+            for row in 0..<height / 2 { memset(data + row * chromaStride, 128, width / 2) }
+        }
+    }
+}

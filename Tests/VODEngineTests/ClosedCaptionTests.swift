@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import VODConformance
+@testable import VODEngine
+import VODTestSupport
+
+/// CEA-608 captions carried in the video (A/53 user data) stay in every rung, are announced in the master and
+/// become a WebVTT rendition whose text is the source's.
+@Suite("Closed captions", .serialized, .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
+struct ClosedCaptionTests {
+    static let captions = [
+        ClosedCaptionFixture.Caption(rows: ["HELLO, VIEWERS", "AT HOME."], shownAt: 45, erasedAt: 120),
+        ClosedCaptionFixture.Caption(rows: ["SECOND CAPTION"], shownAt: 150, erasedAt: nil),
+    ]
+    /// The text of each caption, as a viewer reads it.
+    static let texts = ["HELLO, VIEWERS\nAT HOME.", "SECOND CAPTION"]
+    /// Two rungs below the 960×540 source: both scaled, the smaller from the larger's picture.
+    static let ladder = [
+        Rung(name: "360p", width: 640, height: 360, bitrate: 600_000),
+        Rung(name: "180p", width: 320, height: 180, bitrate: 200_000),
+    ]
+    static let frames = 240
+
+    /// A broadcast-like MPEG-TS: the captioned H.264 with English AAC sound.
+    static func broadcast(in directory: TemporaryDirectory) async throws -> String {
+        let video = directory.url.appendingPathComponent("captioned-video.ts").path
+        try ClosedCaptionFixture.make(video, width: 960, height: 540, frames: frames, captions: captions)
+        let path = directory.url.appendingPathComponent("broadcast.ts").path
+        try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-i", video, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+            "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-metadata:s:a:0", "language=eng", path,
+        ])
+        return path
+    }
+
+    @Test func captionsOfAnMPEGTSAreKeptAnnouncedAndTurnedIntoWebVTT() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try await Self.broadcast(in: directory)
+        #expect(try await Self.captionTexts(readBy: source) == Self.texts, "ffmpeg reads the fixture's captions")
+        let result = try await transcodeAndPlay(source, in: directory, ladder: Self.ladder)
+        try await Self.expectCaptions(in: result)
+    }
+
+    @Test func captionsOfAFragmentedMP4AreKeptAnnouncedAndTurnedIntoWebVTT() async throws {
+        let directory = try TemporaryDirectory()
+        let broadcast = try await Self.broadcast(in: directory)
+        let source = directory.url.appendingPathComponent("web.mp4").path
+        try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-i", broadcast, "-c", "copy", "-bsf:a", "aac_adtstoasc",
+            "-movflags", "frag_keyframe+empty_moov+default_base_moof", source,
+        ])
+        let result = try await transcodeAndPlay(source, in: directory, ladder: Self.ladder)
+        try await Self.expectCaptions(in: result)
+    }
+
+    @Test func aTitleWithoutCaptionsAnnouncesNone() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 320, height: 180, duration: 2).make(in: directory.url)
+        let result = try await transcodeAndPlay(clip, in: directory, ladder: Self.ladder)
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        #expect(!master.contains("CLOSED-CAPTIONS") && !master.contains("TYPE=SUBTITLES"))
+        #expect(result.tracks.first { $0.type == "video" }?.closedCaptions == [])
+        #expect(result.tracks.filter { $0.type != "video" }.allSatisfy { $0.closedCaptions == nil })
+
+        // vod validate refuses a master that announces captions the pictures do not carry.
+        var lines = master.split(separator: "\n").map(String.init)
+        lines.insert(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",INSTREAM-ID="CC1""#, at: 3)
+        lines = lines.map { $0.hasPrefix("#EXT-X-STREAM-INF:") ? $0 + #",CLOSED-CAPTIONS="cc""# : $0 }
+        let altered = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("altered.m3u8")
+        try (lines.joined(separator: "\n") + "\n").write(to: altered, atomically: true, encoding: .utf8)
+        #expect(HLSConformance.check(masterURL: altered).violations.map(\.rule) == [.captionsPresent])
+    }
+
+    /// Every rung carries the captions (ffprobe and ffmpeg read them back), the master announces them on every
+    /// variant, `tracks` lists them, and the WebVTT rendition's cues are the source's text at the source's times.
+    static func expectCaptions(in result: TranscodeResult) async throws {
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        for rung in ladder {
+            let probe = try await ExternalTool.require("ffprobe", [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=closed_captions",
+                "-of", "default=noprint_wrappers=1", result.segment(rung.name),
+            ])
+            // ffprobe learns of the captions by decoding the pictures (`-count_frames`).
+            #expect(probe.standardOutput.split(separator: "\n").first == "closed_captions=1", "\(rung.name): \(probe.standardOutput)")
+            let whole = folder.appendingPathComponent("\(rung.name)-whole.ts")
+            let segments = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(rung.name).path)
+                .filter { $0.hasSuffix(".ts") }.sorted()
+            let data = try segments.reduce(into: Data()) { $0 += try Data(contentsOf: folder.appendingPathComponent("\(rung.name)/\($1)")) }
+            try data.write(to: whole)
+            #expect(try await captionTexts(readBy: whole.path) == texts, "\(rung.name) carries the source's captions")
+        }
+        let lines = try String(contentsOf: result.masterPlaylist, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS") } == [
+            #"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,INSTREAM-ID="CC1""#,
+        ])
+        #expect(lines.filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") } == [
+            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI="subtitles_0/index.m3u8""#,
+        ])
+        let variants = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.count == ladder.count && variants.allSatisfy { $0.contains(#"CLOSED-CAPTIONS="cc""#) })
+        #expect(result.tracks.first { $0.type == "video" }?.closedCaptions
+                    == [ClosedCaptionListing(instreamID: "CC1", language: "en", rendition: "English (CC1)", hasWebVTT: true)])
+
+        let vtt = try String(contentsOf: folder.appendingPathComponent("subtitles_0/subtitles.vtt"), encoding: .utf8)
+        let cues = vtt.components(separatedBy: "\n\n").dropFirst().map { $0.split(separator: "\n", maxSplits: 1).map(String.init) }
+        #expect(cues.map { $0.last?.trimmingCharacters(in: .newlines) } == texts, "the WebVTT text is the source's")
+        // Shown from the End Of Caption's picture until the Erase Displayed Memory's; the last until the title ends.
+        let frame = 1001.0 / 30000
+        let expected = [(45.0 * frame, 120.0 * frame), (150.0 * frame, Double(frames) * frame)]
+        for (cue, (start, end)) in zip(cues, expected) {
+            let times = cue[0].components(separatedBy: " --> ").map(seconds)
+            #expect(abs(times[0] - start) < 0.002 && abs(times[1] - end) < 0.002, "\(cue[0]) shows \(start) to \(end)")
+        }
+        let spanning = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_001.vtt"), encoding: .utf8)
+        #expect(spanning.contains("SECOND CAPTION"), "the caption across the 6 s cut is in the second segment too")
+
+        // vod validate's caption rules see a variant that does not name the group, and an announcement the
+        // pictures do not back.
+        let altered = folder.appendingPathComponent("altered.m3u8")
+        var master = lines
+        let first = try #require(master.firstIndex { $0.hasPrefix("#EXT-X-STREAM-INF:") })
+        master[first] = master[first].replacingOccurrences(of: #"CLOSED-CAPTIONS="cc","#, with: "")
+        try (master.joined(separator: "\n") + "\n").write(to: altered, atomically: true, encoding: .utf8)
+        #expect(HLSConformance.check(masterURL: altered).violations.map(\.rule) == [.captionsGroup])
+    }
+
+    /// The caption texts ffmpeg reads from the A/53 data of the video of `path` (lavfi's `movie` with `subcc`).
+    static func captionTexts(readBy path: String) async throws -> [String] {
+        let output = try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-f", "lavfi", "-i", "movie=\(path)[out0+subcc]", "-map", "0:s", "-f", "webvtt", "-",
+        ]).standardOutput
+        return output.components(separatedBy: "\n\n").dropFirst().compactMap { block in
+            let lines = block.split(separator: "\n").map(String.init).drop { !$0.contains(" --> ") }.dropFirst()
+            return lines.isEmpty ? nil : lines.joined(separator: "\n")
+        }
+    }
+
+    /// `hh:mm:ss.ttt` or `mm:ss.ttt` in seconds.
+    static func seconds(_ timestamp: String) -> Double {
+        timestamp.split(separator: ":").reduce(0) { $0 * 60 + (Double($1) ?? 0) }
+    }
+}
