@@ -35,5 +35,10 @@ extension MediaItem: FetchableRecord {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "unknown media visibility \(visibility)")
         }
         self.visibility = mediaVisibility
+        let format: String = row["segment_format"]
+        guard let segmentFormat = SegmentFormat(rawValue: format) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "unknown segment format \(format)")
+        }
+        self.segmentFormat = segmentFormat
     }
 }

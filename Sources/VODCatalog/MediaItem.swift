@@ -47,6 +47,8 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var rungProgressJSON: String?
     /// Who may see and play it: `public` by default (rows and events from before titles had one).
     public var visibility: MediaVisibility = .public
+    /// The container of its segments, chosen when it was added: `ts` for rows from before titles had one.
+    public var segmentFormat: SegmentFormat = .ts
 
     /// Whether the item can be streamed.
     public var isReady: Bool { status == .ready }
@@ -98,6 +100,8 @@ public struct NewMedia: Sendable, Equatable {
     public var tracksJSON: String?
     /// Who may see and play it.
     public var visibility: MediaVisibility
+    /// The container its segments will be written in.
+    public var segmentFormat: SegmentFormat
 
     public init(
         title: String,
@@ -109,7 +113,8 @@ public struct NewMedia: Sendable, Equatable {
         probeJSON: String?,
         sourceSummaryJSON: String? = nil,
         tracksJSON: String? = nil,
-        visibility: MediaVisibility = .public
+        visibility: MediaVisibility = .public,
+        segmentFormat: SegmentFormat = .ts
     ) {
         self.title = title
         self.description = description
@@ -121,6 +126,7 @@ public struct NewMedia: Sendable, Equatable {
         self.sourceSummaryJSON = sourceSummaryJSON
         self.tracksJSON = tracksJSON
         self.visibility = visibility
+        self.segmentFormat = segmentFormat
     }
 }
 

@@ -7,12 +7,13 @@ extension SQLiteCatalog {
                 db,
                 sql: """
                     INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
-                        source_summary, tracks, visibility)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                        source_summary, tracks, visibility, segment_format)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                     """,
                 arguments: [
                     media.title, media.description, media.sourceFileName, media.sourcePath, media.sourceSize,
                     media.duration, media.probeJSON, media.sourceSummaryJSON, media.tracksJSON, media.visibility.rawValue,
+                    media.segmentFormat.rawValue,
                 ]
             )!
         }

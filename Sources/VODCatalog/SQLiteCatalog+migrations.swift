@@ -162,6 +162,11 @@ extension SQLiteCatalog {
                     """
             )
         }
+        migrator.registerMigration("v12: segment format") { db in
+            try db.execute(
+                sql: "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))"
+            )
+        }
         return migrator
     }
 }

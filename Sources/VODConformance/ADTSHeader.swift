@@ -1,6 +1,6 @@
 /// The fixed part of an AAC ADTS frame header.
 public struct ADTSHeader: Sendable, Equatable, Encodable {
-    private static let sampleRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
+    static let sampleRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
 
     /// The MPEG-4 audio object type, profile + 1: 2 is AAC-LC, the `N` of `mp4a.40.N`.
     public let objectType: Int
@@ -34,4 +34,20 @@ public struct ADTSHeader: Sendable, Equatable, Encodable {
 
     /// The frame's duration in 90 kHz ticks.
     var durationTicks: Double { Double(rawDataBlocks * 1024) * 90_000 / Double(sampleRate) }
+}
+
+extension ADTSHeader {
+    /// The object type, sample rate and channel configuration of an MP4 AudioSpecificConfig (its first two
+    /// bytes), as an ADTS header of one raw data block would give them; nil with an escaped sample rate.
+    init?(audioSpecificConfig bytes: ArraySlice<UInt8>) {
+        let b = Array(bytes)
+        guard b.count == 2 else { return nil }
+        let rateIndex = Int(b[0] & 0x07) << 1 | Int(b[1] >> 7)
+        guard rateIndex < Self.sampleRates.count else { return nil }
+        objectType = Int(b[0] >> 3)
+        sampleRate = Self.sampleRates[rateIndex]
+        channels = Int(b[1] >> 3) & 0x0F
+        frameLength = 0
+        rawDataBlocks = 1
+    }
 }

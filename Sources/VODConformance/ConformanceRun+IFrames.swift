@@ -36,6 +36,7 @@ extension ConformanceRun {
         var sizes: [(bytes: Int, duration: Double)] = []
         var sps: SequenceParameterSet?
         var programs: [URL: TransportStreamSegment.Program] = [:]
+        let initSegment = playlist.mapURI.flatMap { loadInitSegment($0, of: url) }
         for entry in playlist.segments {
             guard let range = entry.byteRange else {
                 flag(.iFramePlaylist, listFile, "line \(entry.line): the entry has no #EXT-X-BYTERANGE")
@@ -44,14 +45,18 @@ extension ConformanceRun {
             guard let segmentURL = resolve(entry.uri, from: url) else { continue }
             sizes.append((range.length, entry.duration))
             let size = TransportStreamSegment.packetSize
-            guard range.offset % size == 0, range.length % size == 0 else {
+            guard initSegment != nil || (range.offset % size == 0 && range.length % size == 0) else {
                 flag(.iFrameRange, listFile, "line \(entry.line): byte range \(range.length)@\(range.offset) is not whole \(size)-byte packets")
                 measurement.idrTimes.append(nil)
                 continue
             }
-            if programs[segmentURL] == nil { programs[segmentURL] = program(of: segmentURL) }
+            if initSegment == nil, programs[segmentURL] == nil { programs[segmentURL] = program(of: segmentURL) }
             guard let bytes = read(segmentURL, range: range, from: url) else { continue }
-            let segment = TransportStreamSegment(bytes: bytes, knownProgram: programs[segmentURL])
+            let segment = initSegment.map { TransportStreamSegment(fragmented: bytes, initSegment: $0) }
+                ?? TransportStreamSegment(bytes: bytes, knownProgram: programs[segmentURL])
+            if segment.fragments != nil, bytes.count < 8 || String(decoding: bytes[4 ..< 8], as: UTF8.self) != "moof" {
+                flag(.iFrameRange, listFile, "line \(entry.line): byte range \(range.length)@\(range.offset) does not start at a moof")
+            }
             let pictures = segment.video?.accessUnits ?? []
             if pictures.count != 1 || pictures.first?.isIDR != true {
                 let idrs = pictures.filter(\.isIDR).count

@@ -7,16 +7,18 @@ extension ConformanceRun {
     mutating func analyseRung(_ url: URL, _ playlist: MediaPlaylist, audioOnly: Bool = false) -> RungAnalysis? {
         let file = relative(url)
         checkMediaPlaylist(playlist, file)
-        if playlist.mapURI != nil {
-            flag(.segmentContainer, file, "EXT-X-MAP (fMP4) segments are not analysed by this checker")
-            return nil
+        var initSegment: FragmentedInit?
+        if let map = playlist.mapURI {
+            guard let loaded = loadInitSegment(map, of: url) else { return nil }
+            initSegment = loaded
         }
         var segments: [RungAnalysis.Segment] = []
         for entry in playlist.segments {
             guard let segmentURL = resolve(entry.uri, from: url),
                   let bytes = read(segmentURL, range: entry.byteRange, from: url) else { continue }
             let segmentFile = relative(segmentURL) + (entry.byteRange.map { " (\($0.length)@\($0.offset))" } ?? "")
-            let stream = TransportStreamSegment(bytes: bytes)
+            let stream = initSegment.map { TransportStreamSegment(fragmented: bytes, initSegment: $0) } ?? TransportStreamSegment(bytes: bytes)
+            if stream.fragments != nil { checkFragments(stream, after: segments.last?.stream, segmentFile) }
             if audioOnly { checkAudioOnlySegment(stream, segmentFile) } else { checkSegment(stream, segmentFile) }
             let shift = timelineShift(for: stream, after: segments.last)
             segments.append(RungAnalysis.Segment(entry: entry, file: segmentFile, stream: stream, shift: shift))
@@ -32,8 +34,12 @@ extension ConformanceRun {
         return Timestamp.unwrap(first, near: reference) - first
     }
 
-    /// The rules every TS segment must meet on its own, video or audio; false when it is not MPEG-TS at all.
+    /// The rules every TS or fMP4 segment must meet on its own, video or audio; false when it is neither.
     private mutating func checkContainer(_ stream: TransportStreamSegment, _ file: String) -> Bool {
+        if let fragments = stream.fragments, !fragments.startsWithSegmentType || stream.packetCount == 0 {
+            flag(.fmp4Segment, file, fragments.startsWithSegmentType ? "the segment has no moof" : "the segment does not start with an styp box")
+            return stream.packetCount > 0
+        }
         guard stream.packetCount > 0 else {
             flag(.segmentContainer, file, "not MPEG-TS: no 188-byte packet with a 0x47 sync byte")
             return false

@@ -59,7 +59,10 @@ struct RungAnalysis {
 
     /// The segments as byte counts and EXTINF durations, for bit rate measurement.
     var sizes: [(bytes: Int, duration: Double)] {
-        segments.map { ($0.entry.byteRange?.length ?? $0.stream.packetCount * TransportStreamSegment.packetSize, $0.entry.duration) }
+        segments.map { segment in
+            (segment.entry.byteRange?.length ?? segment.stream.fragments?.byteCount
+                ?? segment.stream.packetCount * TransportStreamSegment.packetSize, segment.entry.duration)
+        }
     }
 
     var measurement: RungMeasurement {

@@ -1,4 +1,5 @@
-/// What a stretch of MPEG-TS holds: its program tables, its H.264 video and its AAC audio, with timestamps.
+/// What a stretch of MPEG-TS holds: its program tables, its H.264 video and its AAC audio, with timestamps; an fMP4
+/// segment is read into the same shape (`init(fragmented:initSegment:)`), its tracks as the program's streams.
 ///
 /// Timestamps are 33-bit 90 kHz ticks as found in the PES headers, unwrapped within the stretch.
 public struct TransportStreamSegment: Sendable {
@@ -36,6 +37,21 @@ public struct TransportStreamSegment: Sendable {
     public internal(set) var audio: [AudioStream] = []
     /// Structural problems found: lost sync, continuity counter jumps, truncated or unparsable PES packets.
     public internal(set) var problems: [String] = []
+    /// For an fMP4 segment, read into this shape with its init segment: its boxes and decode times; nil for MPEG-TS.
+    public internal(set) var fragments: Fragments?
+
+    /// What an fMP4 media segment holds besides its samples.
+    public struct Fragments: Sendable {
+        /// The segment's bytes.
+        public internal(set) var byteCount = 0
+        /// Whether it starts with an `styp` box.
+        public internal(set) var startsWithSegmentType = false
+        /// The `mfhd` sequence number of each `moof`, in order.
+        public internal(set) var sequenceNumbers: [UInt32] = []
+        /// Per track id, the `tfdt` of its first fragment and the decode time just after its last sample, in the
+        /// track's time scale.
+        public internal(set) var decodeTimes: [UInt32: (start: UInt64, end: UInt64)] = [:]
+    }
 }
 
 /// An H.264 elementary stream of a segment.

@@ -7,4 +7,5 @@
 @_exported import enum VODModel.DynamicRange
 @_exported import struct VODModel.Chapter
 @_exported import struct VODModel.Loudness
+@_exported import enum VODModel.SegmentFormat
 @_exported import struct VODModel.ClosedCaptionListing

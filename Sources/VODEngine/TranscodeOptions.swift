@@ -32,6 +32,8 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// The loudness every audio rendition is brought to, in LUFS, with true peaks at most −1 dBTP; nil leaves the
     /// sound's level as it is (`LoudnessNormalizer`).
     public var loudnessTarget: Double?
+    /// The container of the segments: MPEG-TS (the default) or fMP4 (CMAF).
+    public var segmentFormat: SegmentFormat
 
     /// The loudness targets `loudnorm` accepts, in LUFS.
     public static let loudnessTargets: ClosedRange<Double> = -70 ... -5
@@ -80,7 +82,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         threads: Int? = nil,
         rateControl: RateControl = .fixed,
         crf: Double? = nil,
-        loudnessTarget: Double? = nil
+        loudnessTarget: Double? = nil,
+        segmentFormat: SegmentFormat = .ts
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -94,6 +97,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.rateControl = rateControl
         self.crf = crf
         self.loudnessTarget = loudnessTarget
+        self.segmentFormat = segmentFormat
     }
 }
 

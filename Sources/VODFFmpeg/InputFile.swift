@@ -2,8 +2,9 @@ import CFFmpeg
 
 /// Owns a demuxer (`AVFormatContext`) opened on a local file with a whitelist of protocols and formats.
 ///
-/// Only the `file` protocol is allowed, so a container cannot make FFmpeg open URLs, and only the demuxers named
-/// in `formats` may be probed, so playlists, concat scripts and SDP files are never interpreted.
+/// Only the `file` protocol (and `concat` of local files) is allowed, so a container cannot make FFmpeg open URLs,
+/// and only the demuxers named in `formats` may be probed, so playlists, concat scripts and SDP files are never
+/// interpreted.
 public final class InputFile: @unchecked Sendable {
     /// The owned demuxer context.
     let context: UnsafeMutablePointer<AVFormatContext>
@@ -13,20 +14,35 @@ public final class InputFile: @unchecked Sendable {
 
     /// Opens `path` and reads stream information within `limits`: the demuxer reads at most their bytes and
     /// media time, and the decoders that stream analysis opens allocate no picture larger than they allow.
-    public init(path: String, formats: [String], limits: DecodeLimits, cancellation: CancellationFlag) throws {
+    public convenience init(path: String, formats: [String], limits: DecodeLimits, cancellation: CancellationFlag) throws {
+        try self.init(url: "file:" + path, protocols: "file", formats: formats, limits: limits, cancellation: cancellation)
+    }
+
+    /// Opens the local files `paths` read one after the other as one file (FFmpeg's `concat` protocol), such as
+    /// an fMP4 init segment and a media segment, as `init(path:)` opens one.
+    public convenience init(concatenating paths: [String], formats: [String], limits: DecodeLimits,
+                            cancellation: CancellationFlag) throws {
+        guard !paths.contains(where: { $0.contains("|") }) else {
+            throw MediaError.invalid("a path to read one after another holds '|', which the concat protocol cannot name")
+        }
+        try self.init(url: "concat:" + paths.joined(separator: "|"), protocols: "concat,file", formats: formats, limits: limits,
+                      cancellation: cancellation)
+    }
+
+    private init(url: String, protocols: String, formats: [String], limits: DecodeLimits, cancellation: CancellationFlag) throws {
         guard var context = avformat_alloc_context() else { throw FFmpegError.outOfMemory("open input") }
         self.cancellation = cancellation
         self.limits = limits
         context.pointee.interrupt_callback = cancellation.interruptCallback
         let options = OptionDictionary([
-            "protocol_whitelist": "file",
+            "protocol_whitelist": protocols,
             "format_whitelist": formats.joined(separator: ","),
             "enable_drefs": "0",
             "use_absolute_path": "0",
         ].merging(limits.demuxerOptions) { $1 })
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context and sets it to NULL.
-        try check(avformat_open_input(&optional, "file:" + path, nil, &options.pointer), "open input")
+        try check(avformat_open_input(&optional, url, nil, &options.pointer), "open input")
         context = optional!
         self.context = context
         do {

@@ -56,15 +56,43 @@ public final class OutputFile: @unchecked Sendable {
     /// the same muxer: an MPEG-TS muxer keeps each stream's continuity counter running, as a demuxer reading
     /// the files one after the other expects, and writes its PAT and PMT again before the next packet.
     public func continueWriting(into path: String) throws {
+        try flush()
+        try switchFile(to: path)
+        if let muxer = context.pointee.priv_data {
+            try check(av_opt_set(muxer, "mpegts_flags", "+resend_headers", 0), "resend tables")
+        }
+    }
+
+    /// Writes out what the muxer holds: with the MP4 muxer's `frag_custom`, the fragment of the packets written
+    /// since the last one (the first time, with `delay_moov`, the `ftyp` and `moov` alone).
+    public func flush() throws {
         try check(av_write_frame(context, nil), "flush output")
+    }
+
+    /// Closes the current file and sends what the muxer writes from now on into a new one at `path`.
+    public func switchFile(to path: String) throws {
         isOpen = false
         try check(avio_closep(&context.pointee.pb), "close output")
         var callback = context.pointee.interrupt_callback
         try check(avio_open2(&context.pointee.pb, "file:" + path, AVIO_FLAG_WRITE, &callback, nil), "create \(path)")
         isOpen = true
-        if let muxer = context.pointee.priv_data {
-            try check(av_opt_set(muxer, "mpegts_flags", "+resend_headers", 0), "resend tables")
+    }
+
+    /// Writes `bytes` as they are into the current file, between what the muxer writes (such as an `styp` box).
+    public func writeBytes(_ bytes: [UInt8]) {
+        avio_write(context.pointee.pb, bytes, Int32(bytes.count))
+    }
+
+    /// Gives stream `index` its codec's global header (such as H.264 parameter sets), before `writeHeader`.
+    public func setExtradata(_ bytes: [UInt8], ofStream index: Int) throws {
+        let parameters = context.pointee.streams[index]!.pointee.codecpar!
+        av_freep(&parameters.pointee.extradata)
+        guard let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+            throw FFmpegError.outOfMemory("set extradata")
         }
+        buffer.copyMemory(from: bytes, byteCount: bytes.count)
+        parameters.pointee.extradata = buffer.assumingMemoryBound(to: UInt8.self)
+        parameters.pointee.extradata_size = Int32(bytes.count)
     }
 
     /// Writes the trailer and closes the file; only closes what is left after a failed `continueWriting`.

@@ -56,6 +56,10 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
     public var chapters: [Chapter]?
     /// Who may see and play the item; `public` when a server that predates it leaves it out.
     public var visibility: MediaVisibility = .public
+    /// The container of the stream's segments, `ts` or `fmp4`; `ts` when a server that predates it leaves it out.
+    public var segmentFormat: SegmentFormat = .ts
+    /// The DASH manifest of an fMP4 title once ready (`…/manifest.mpd`); nil for MPEG-TS.
+    public var dashURL: URL?
 
     /// The keys of the media JSON, in the order the server writes them: the client contract's first.
     public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -76,6 +80,8 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         case thumbnails
         case chapters
         case visibility
+        case segmentFormat = "segment_format"
+        case dashURL = "dash_url"
     }
 
     /// Writes every key, absent values as JSON null, as the server does.
@@ -105,5 +111,7 @@ public struct Media: Codable, Sendable, Equatable, Identifiable {
         try container.encode(thumbnails, forKey: .thumbnails)
         try container.encode(chapters, forKey: .chapters)
         try container.encode(visibility, forKey: .visibility)
+        try container.encode(segmentFormat, forKey: .segmentFormat)
+        try container.encode(dashURL, forKey: .dashURL)
     }
 }

@@ -6,9 +6,10 @@ extension PostgresCatalog {
         let items = try await fetch(
             """
             INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
-                source_summary, tracks, visibility)
+                source_summary, tracks, visibility, segment_format)
             VALUES (\(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
-                \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON), \(media.visibility.rawValue))
+                \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON), \(media.visibility.rawValue),
+                \(media.segmentFormat.rawValue))
             RETURNING *
             """, MediaItem.init(postgres:))
         try await notifyWorkers()

@@ -128,6 +128,9 @@ extension PostgresCatalog {
         ("v11: title keys", [
             "CREATE TABLE title_keys (media_id BIGINT PRIMARY KEY REFERENCES media (id) ON DELETE CASCADE, key BYTEA NOT NULL CHECK (length(key) = 16))",
         ]),
+        ("v12: segment format", [
+            "ALTER TABLE media ADD COLUMN segment_format TEXT NOT NULL DEFAULT 'ts' CHECK (segment_format IN ('ts', 'fmp4'))",
+        ]),
     ]
 
     /// Applies the migrations this database has not had yet.

@@ -33,6 +33,9 @@ extension MediaItem {
         let visibility = try row["visibility"].decode(String.self)
         guard let mediaVisibility = MediaVisibility(rawValue: visibility) else { throw UnknownStatus(value: visibility) }
         self.visibility = mediaVisibility
+        let format = try row["segment_format"].decode(String.self)
+        guard let segmentFormat = SegmentFormat(rawValue: format) else { throw UnknownStatus(value: format) }
+        self.segmentFormat = segmentFormat
     }
 }
 

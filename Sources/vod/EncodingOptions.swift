@@ -43,6 +43,11 @@ struct EncodingOptions: ParsableArguments {
         valueName: "LUFS"))
     var loudnessTarget: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "ts: MPEG-TS segments; fmp4: fragmented MP4 (CMAF) segments after an init segment per rendition (env VOD_SEGMENT_FORMAT; default ts).",
+        valueName: "format"))
+    var segmentFormat: String?
+
     func validate() throws {
         _ = try transcodeOptions()
         let presets = TranscodeOptions.presets
@@ -72,7 +77,8 @@ struct EncodingOptions: ParsableArguments {
         }
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
                                 firstSegmentDuration: firstSegmentDuration, startPreset: startPreset,
-                                rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget())
+                                rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget(),
+                                segmentFormat: try resolvedSegmentFormat())
     }
 
     /// The loudness target the flag or `VOD_LOUDNESS_TARGET` gives; nil, the level kept, when neither does.
@@ -85,6 +91,15 @@ struct EncodingOptions: ParsableArguments {
             throw ValidationError("--loudness-target must be between -70 and -5 LUFS.")
         }
         return target
+    }
+
+    /// The segment format the flag or `VOD_SEGMENT_FORMAT` names; `ts` when neither does.
+    private func resolvedSegmentFormat() throws -> SegmentFormat {
+        guard let text = segmentFormat ?? environment("VOD_SEGMENT_FORMAT") else { return .ts }
+        guard let format = SegmentFormat(rawValue: text) else {
+            throw ValidationError("Unknown segment format '\(text)'; use \(SegmentFormat.allCases.map(\.rawValue).joined(separator: " or ")).")
+        }
+        return format
     }
 
     /// The rate control the flag or `VOD_RATE_CONTROL` names; `fixed` when neither does.

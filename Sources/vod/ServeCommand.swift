@@ -133,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             playbackKey: try security.playbackKey()
         )
         if let refusal = configuration.exposureRefusal { throw ValidationError(refusal) }
-        var library = try await storage.library(logger: logger)
+        var library = try await storage.library(logger: logger, segmentFormat: configuration.transcodeOptions.segmentFormat)
         library.segmentEncryption = try security.segmentEncryption()
         logger.info(
             "vod serve",

@@ -27,14 +27,16 @@ struct StorageOptions: ParsableArguments {
     /// The catalog's location for logs: a PostgreSQL URL without its password.
     var databaseDescription: String { PostgresCatalog.redacting(databaseLocation) }
 
-    /// Opens the catalog (waiting for a PostgreSQL server that is starting) and the folders.
-    func library(logger: Logger) async throws -> MediaLibrary {
+    /// Opens the catalog (waiting for a PostgreSQL server that is starting) and the folders; titles it adds are
+    /// written in `segmentFormat`.
+    func library(logger: Logger, segmentFormat: SegmentFormat = .ts) async throws -> MediaLibrary {
         let location = databaseLocation
         let isPostgres = PostgresCatalog.isURL(location)
         let catalog: any MediaCatalog = isPostgres
             ? try await PostgresCatalog.connect(url: location, logger: logger)
             : try SQLiteCatalog(path: location)
-        return try MediaLibrary(catalog: catalog, mediaDirectory: mediaDirectory, outputDirectory: outputDirectory, isShared: isPostgres)
+        return try MediaLibrary(catalog: catalog, mediaDirectory: mediaDirectory, outputDirectory: outputDirectory, isShared: isPostgres,
+                                segmentFormat: segmentFormat)
     }
 }
 

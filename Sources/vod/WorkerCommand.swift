@@ -64,7 +64,7 @@ struct WorkerCommand: AsyncParsableCommand {
             lease: .seconds(try queue.resolvedLease()),
             split: try queue.splitPolicy()
         )
-        let library = try await storage.library(logger: logger)
+        let library = try await storage.library(logger: logger, segmentFormat: options.segmentFormat)
         logger.info("vod worker", metadata: [
             "database": "\(storage.databaseDescription)", "media": "\(library.mediaDirectory)",
             "output": "\(library.outputDirectory)", "concurrency": "\(configuration.workers)",

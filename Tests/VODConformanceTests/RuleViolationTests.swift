@@ -260,12 +260,16 @@ import VODTestSupport
         #expect(report.brokenRules == [.iFrameMissing])
     }
 
-    @Test func fragmentedMP4IsReportedAsNotAnalysed() throws {
+    @Test func anEXTXMAPMustNameAnInitSegmentBeforeFMP4Segments() throws {
         let title = try TestTitle.conformantCopy()
         try title.replace("#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.mp4\"\n", in: "120p/index.m3u8")
+        let missing = title.brokenRules()
+        #expect(missing.contains(.playlistURI), "the init segment it names is not there")
+        #expect(missing.contains(.mediaVersion), "EXT-X-MAP needs version 6")
+        try title.write("not an init segment", to: "120p/init.mp4")
         let rules = title.brokenRules()
-        #expect(rules.contains(.segmentContainer))
-        #expect(rules.contains(.mediaVersion))
+        #expect(rules.contains(.fmp4Init), "no ftyp and moov")
+        #expect(rules.contains(.fmp4Segment), "MPEG-TS segments read as fMP4 start with no styp")
     }
 
     /// Scales the BANDWIDTH of the variant whose playlist is `rung/index.m3u8`.

@@ -27,7 +27,8 @@ import VODModel
                 "source":null,"tracks":null,"captions":[],"playable":true,\
                 "published_at":"\(try #require(item.publishedAt))",\
                 "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds))),\
-                "rung_progress":null,"poster_url":null,"thumbnails":null,"chapters":null,"visibility":"public"}
+                "rung_progress":null,"poster_url":null,"thumbnails":null,"chapters":null,"visibility":"public",\
+                "segment_format":"ts","dash_url":null}
                 """
             #expect(response.body.text == expected)
             #expect(item.publishedAt == item.updatedAt, "published when it became ready, not before")

@@ -165,7 +165,8 @@ import VODService
             let poster = try await client.execute(uri: "/api/media/\(pending.id)/poster.jpg", method: .get)
             #expect(poster.status == .notFound)
             let json = try await client.execute(uri: "/api/media/\(pending.id)", method: .get)
-            #expect(json.body.text.hasSuffix(#","poster_url":null,"thumbnails":null,"chapters":null,"visibility":"public"}"#))
+            #expect(json.body.text.hasSuffix(#","poster_url":null,"thumbnails":null,"chapters":null,"visibility":"public","#
+                                              + #""segment_format":"ts","dash_url":null}"#))
         }
     }
 

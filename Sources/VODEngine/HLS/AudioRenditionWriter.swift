@@ -1,20 +1,23 @@
 import Foundation
 import VODFFmpeg
 
-/// Writes one encoding of an audio track as an audio-only rendition: MPEG-TS segments cut at the video's segment times, each
-/// with its own PAT and PMT (which carries the language).
+/// Writes one encoding of an audio track as an audio-only rendition: segments cut at the video's segment times,
+/// MPEG-TS each with its own PAT and PMT (which carries the language), or fMP4 after an init segment (whose
+/// `mdhd` carries it), one fragment per segment.
 final class AudioRenditionWriter {
     private let encoder: Codec
-    private let files: SegmentFiles
+    private let files: any SegmentWriter
     private var schedule: SegmentSchedule
     private var boundary: Double
 
-    /// Writes into `directory`; `publish` is told of each segment once it is complete.
-    init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, durations: SegmentDurations,
+    /// Writes into `directory` in `format`; `publish` is told of each segment once it is complete.
+    init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, durations: SegmentDurations, format: SegmentFormat,
          cancellation: CancellationFlag, publish: ((Segment) throws -> Void)? = nil) {
         encoder = encoding.encoder
-        files = SegmentFiles(directory: directory, encoders: [encoder],
-                             language: encoding.language.map { (stream: 0, code: $0) }, cancellation: cancellation)
+        files = format.writer(directory: directory, encoders: [encoder], language: encoding.language.map { (stream: 0, code: $0) },
+                              cancellation: cancellation, firstSegment: 0,
+                              initSegment: directory.appendingPathComponent(SegmentFormat.initSegment), firstFragment: 1,
+                              frameDuration: nil)
         schedule = SegmentSchedule(frameRate: frameRate, durations: durations)
         boundary = schedule.nextBoundary()
         files.onClose = publish
@@ -23,7 +26,7 @@ final class AudioRenditionWriter {
     /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in.
     func add(_ packet: Packet) throws {
         let time = Double(packet.pts) * encoder.timeBase.value
-        if files.current == nil { try files.start(at: 0) }
+        if !files.isWriting { try files.start(at: 0) }
         while time >= boundary {
             try files.start(at: boundary)
             boundary = schedule.nextBoundary()
@@ -34,7 +37,7 @@ final class AudioRenditionWriter {
     /// Closes the last segment at `end` seconds (with the video's remaining cuts, should the audio stop short
     /// of them) and returns every segment.
     func finish(end: Double) throws -> [Segment] {
-        if files.current == nil { try files.start(at: 0) }
+        if !files.isWriting { try files.start(at: 0) }
         while boundary < end - 0.001 {
             try files.start(at: boundary)
             boundary = schedule.nextBoundary()

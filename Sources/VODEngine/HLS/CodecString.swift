@@ -1,20 +1,17 @@
 /// RFC 6381 codec strings derived from the encoded bitstreams, never from configuration.
 enum CodecString {
+    /// The video CODECS of an encoder's Annex B keyframe: `avc1.PPCCLL` for H.264; nil for a codec not
+    /// known here.
+    static func video(codec: String, keyframe bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        codec == "h264" ? avc(annexB: bytes) : nil
+    }
+
     /// `avc1.PPCCLL` from the first sequence parameter set in an Annex B H.264 access unit.
     static func avc(annexB bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var index = 0
-        while index + 3 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                let nal = index + 3
-                if bytes[nal] & 0x1F == 7, nal + 3 < bytes.count {
-                    return "avc1." + [bytes[nal + 1], bytes[nal + 2], bytes[nal + 3]].map(hex).joined()
-                }
-                index = nal
-            } else {
-                index += 1
-            }
+        guard let sps = AnnexB.units(in: bytes).first(where: { $0.count >= 4 && bytes[$0.lowerBound] & 0x1F == 7 }) else {
+            return nil
         }
-        return nil
+        return "avc1." + (1...3).map { hex(bytes[sps.lowerBound + $0]) }.joined()
     }
 
     /// `mp4a.40.N` where N is the audio object type in an AudioSpecificConfig (2 for AAC-LC).

@@ -1,8 +1,9 @@
 import Foundation
 import VODFFmpeg
 
-/// Muxes one rung's video packets and the shared audio packets into MPEG-TS segments, cutting only at IDR
-/// frames once the segment's target duration is reached (`SegmentDurations`), and records the byte range of every I-frame.
+/// Muxes one rung's video packets and the shared audio packets into segments of the title's format (MPEG-TS or
+/// fMP4), cutting only at IDR frames once the segment's target duration is reached (`SegmentDurations`), and
+/// records the byte range of every I-frame.
 ///
 /// Packets are interleaved by decode time: audio waits until a video packet at least as late arrives, and the
 /// audio before a cut is written before the cut.
@@ -12,7 +13,7 @@ final class HLSSegmenter {
     private let durations: SegmentDurations
     private let firstSegment: Int
     private let frameDuration: Double
-    private let files: SegmentFiles
+    private let files: any SegmentWriter
     private var pendingAudio: [Packet] = []
     private var segmentStart = 0.0
     private var iFrames: [IFrame] = []
@@ -22,12 +23,13 @@ final class HLSSegmenter {
     private(set) var firstSegmentAudio: [Packet] = []
     private let keepsFirstSegmentAudio: Bool
     /// Told of each segment once it is complete, with its I-frames (durations set) and the video CODECS.
-    var onSegment: ((Segment, [IFrame], String) throws -> Void)? {
-        didSet { files.onClose = onSegment == nil ? nil : { [unowned self] in try closed($0) } }
-    }
+    var onSegment: ((Segment, [IFrame], String) throws -> Void)?
 
+    /// Writes into `directory` in `format`; an fMP4 rendition's init segment goes to `initSegment`, and its
+    /// fragments are numbered from the keyframe that starts segment `firstSegment`, `firstKeyframe` (from 0).
     init(directory: URL, video: Codec, audio: Codec?, language: String?, durations: SegmentDurations, frameRate: FrameRate,
-         cancellation: CancellationFlag, firstSegment: Int = 0, keepsFirstSegmentAudio: Bool = false) {
+         cancellation: CancellationFlag, format: SegmentFormat = .ts, initSegment: URL? = nil, firstSegment: Int = 0,
+         firstKeyframe: Int64 = 0, keepsFirstSegmentAudio: Bool = false) {
         self.video = video
         self.keepsFirstSegmentAudio = keepsFirstSegmentAudio && firstSegment == 0
         self.audio = audio
@@ -35,9 +37,12 @@ final class HLSSegmenter {
         self.firstSegment = firstSegment
         self.frameDuration = 1 / frameRate.framesPerSecond
         let encoders = [video] + (audio.map { [$0] } ?? [])
-        files = SegmentFiles(directory: directory, encoders: encoders,
-                             language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation,
-                             firstIndex: firstSegment)
+        files = format.writer(directory: directory, encoders: encoders,
+                              language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation,
+                              firstSegment: firstSegment,
+                              initSegment: initSegment ?? directory.appendingPathComponent(SegmentFormat.initSegment),
+                              firstFragment: Int(firstKeyframe) + 1, frameDuration: 1 / frameRate.framesPerSecond)
+        files.onClose = { [unowned self] in try closed($0) }
     }
 
     /// Takes the packets of `encoder` from now on: a new encoder of the same picture format and time base,
@@ -57,19 +62,17 @@ final class HLSSegmenter {
         let time = video.timeBase.seconds(packet.pts)
         try writeAudio(upTo: video.timeBase.seconds(packet.dts))
         if packet.isKeyframe {
-            if videoCodec == nil { videoCodec = CodecString.avc(annexB: packet.bytes) }
+            if videoCodec == nil { videoCodec = CodecString.video(codec: video.name, keyframe: packet.bytes) }
             let target = durations.target(ofSegment: firstSegment + files.segments.count - 1)
-            if files.current == nil || time - segmentStart >= target - frameDuration / 2 {
+            if !files.isWriting || time - segmentStart >= target - frameDuration / 2 {
                 // The sound before the cut ends this segment with its picture, rather than starting the next:
                 // a segment ends as it plays, also when it is the last one a growing title has published.
                 try writeAudio(upTo: time.nextDown)
                 try files.start(at: time)
                 segmentStart = time
             }
-            let offset = files.current!.position
-            try files.write(packet, stream: 0, timeBase: video.timeBase)
-            iFrames.append(IFrame(segmentIndex: files.segments.count - 1, offset: offset,
-                                  length: files.current!.position - offset, time: time, duration: 0))
+            try files.writeKeyframe(packet, stream: 0, timeBase: video.timeBase)
+            iFrames.append(IFrame(segmentIndex: files.segments.count - 1, offset: 0, length: 0, time: time, duration: 0))
         } else {
             try files.write(packet, stream: 0, timeBase: video.timeBase)
         }
@@ -86,18 +89,29 @@ final class HLSSegmenter {
         return (files.segments, iFrames)
     }
 
+    /// Gives the I-frames of the segment just closed their byte ranges, then tells `onSegment` of it.
     private func closed(_ segment: Segment) throws {
         let index = files.segments.count - 1
+        let ranges = files.keyframeRanges[index]
+        let positions = iFrames.indices.filter { iFrames[$0].segmentIndex == index }
+        guard ranges.count == positions.count else {
+            throw MediaError.invalid("\(segment.fileName) holds \(ranges.count) I-frames where \(positions.count) keyframes were written")
+        }
+        for (position, range) in zip(positions, ranges) {
+            iFrames[position].offset = range.offset
+            iFrames[position].length = range.length
+        }
+        guard let onSegment else { return }
         var frames = iFrames.filter { $0.segmentIndex == index }
         for position in frames.indices {
             let next = position + 1 < frames.count ? frames[position + 1].time : segment.start + segment.duration
             frames[position].duration = SegmentFiles.written(next - frames[position].time)
         }
-        try onSegment?(segment, frames, videoCodec ?? "")
+        try onSegment(segment, frames, videoCodec ?? "")
     }
 
     private func writeAudio(upTo limit: Double, dropLater: Bool = false) throws {
-        guard let audio, files.current != nil else { return }
+        guard let audio, files.isWriting else { return }
         var written = 0
         for packet in pendingAudio {
             if audio.timeBase.seconds(packet.dts) > limit { break }

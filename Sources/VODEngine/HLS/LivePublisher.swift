@@ -32,13 +32,14 @@ final class LivePublisher: Sendable {
 
     /// Writes the EVENT playlists of a title into `folder`, then tells `onPublish` of the publication, playable
     /// once its `pace` stays ahead of a player.
-    static func playlists(folder: URL, segmentDuration: Double, pace: PublicationPace,
+    static func playlists(folder: URL, segmentDuration: Double, format: SegmentFormat, pace: PublicationPace,
                           onPublish: @escaping @Sendable (Publication) -> Void) -> Write {
         let minimumTargetDuration = max(Int(segmentDuration.rounded()), 1)
         let pace = Mutex(pace)
         return { renditions, audio, segments in
             let target = max(PlaylistWriter.targetDuration(of: renditions, audio: audio), minimumTargetDuration)
-            try PlaylistSet(renditions: renditions, audio: audio, subtitles: [], targetDuration: target, complete: false)
+            try PlaylistSet(renditions: renditions, audio: audio, subtitles: [], targetDuration: target, complete: false,
+                            format: format)
                 .write(to: folder)
             onPublish(pace.withLock { $0.publication(of: segments) })
         }

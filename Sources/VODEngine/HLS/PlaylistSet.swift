@@ -2,7 +2,7 @@ import Foundation
 import VODModel
 
 /// Every playlist of a title, written into its folder: one media playlist per rendition, an I-frame playlist
-/// per rung, and the master. Each file is replaced in one rename, so a player reading while a growing title is
+/// per rung, and the master; for a complete fMP4 title also its DASH manifest (`DashManifest`). Each file is replaced in one rename, so a player reading while a growing title is
 /// published sees the old playlist or the new one, never part of one.
 struct PlaylistSet {
     var renditions: [Rendition]
@@ -11,6 +11,8 @@ struct PlaylistSet {
     var targetDuration: Int
     /// VOD playlists with `#EXT-X-ENDLIST`; otherwise EVENT playlists of a title still being transcoded.
     var complete: Bool
+    /// The segments' container: fMP4 media and I-frame playlists name their rendition's init segment.
+    var format: SegmentFormat
     /// The title's chapters on its timeline, written as `ChapterList.file` and named in the master; the
     /// final playlists carry them.
     var chapters: [Chapter] = []
@@ -22,13 +24,15 @@ struct PlaylistSet {
         for rendition in renditions {
             let directory = folder.appendingPathComponent(rendition.rung.name)
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.mediaPlaylist),
-                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete,
+                                                        map: format.map))
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.iFramePlaylist),
-                             with: PlaylistWriter.iFrames(rendition, complete: complete))
+                             with: PlaylistWriter.iFrames(rendition, complete: complete, map: format.map))
         }
         for rendition in audio + subtitles {
             try Self.replace(folder.appendingPathComponent(rendition.playlist),
-                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete))
+                             with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete,
+                                                        map: rendition.kind == .audio ? format.map : nil))
         }
         if !chapters.isEmpty {
             try Self.replace(folder.appendingPathComponent(ChapterList.file), with: try ChapterList.json(chapters))
@@ -38,6 +42,12 @@ struct PlaylistSet {
             ? PlaylistWriter.audioOnlyMaster(audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named)
             : PlaylistWriter.master(renditions, audio: audio, subtitles: subtitles, targetDuration: targetDuration, chapters: named,
                                     closedCaptions: closedCaptions)
+        if complete && format == .fmp4 {
+            let segments = renditions.first?.segments ?? audio.first?.segments ?? []
+            try Self.replace(folder.appendingPathComponent(DashManifest.file), with: DashManifest.xml(
+                renditions, audio: audio, subtitles: subtitles, duration: segments.map(\.duration).reduce(0, +),
+                targetDuration: targetDuration))
+        }
         try Self.replace(folder.appendingPathComponent(PlaylistWriter.masterPlaylist), with: master)
     }
 

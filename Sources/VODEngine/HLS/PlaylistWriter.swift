@@ -19,16 +19,17 @@ enum PlaylistWriter {
     }
 
     /// A media playlist listing every segment: VOD with `#EXT-X-ENDLIST` when the rendition is complete, else
-    /// EVENT without it, for a title published while it is still being transcoded.
-    static func media(_ segments: [Segment], targetDuration: Int, complete: Bool = true) -> String {
+    /// EVENT without it, for a title published while it is still being transcoded. With `map`, the segments are
+    /// fMP4 after that init segment (`#EXT-X-MAP`, version 6).
+    static func media(_ segments: [Segment], targetDuration: Int, complete: Bool = true, map: String? = nil) -> String {
         var lines = [
             "#EXTM3U",
-            "#EXT-X-VERSION:3",
+            "#EXT-X-VERSION:\(map == nil ? 3 : 6)",
             "#EXT-X-TARGETDURATION:\(targetDuration)",
             "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:\(complete ? "VOD" : "EVENT")",
             "#EXT-X-INDEPENDENT-SEGMENTS",
-        ]
+        ] + mapLine(map)
         for segment in segments {
             lines.append("#EXTINF:\(decimal(segment.duration)),")
             lines.append(segment.fileName)
@@ -38,16 +39,17 @@ enum PlaylistWriter {
     }
 
     /// An I-frames-only playlist whose entries are byte ranges of the IDR pictures in the segments; VOD or
-    /// EVENT as for `media`.
-    static func iFrames(_ rendition: Rendition, complete: Bool = true) -> String {
+    /// EVENT as for `media`. With `map`, the ranges are each a fragment's `moof` and keyframe in fMP4 segments
+    /// after that init segment.
+    static func iFrames(_ rendition: Rendition, complete: Bool = true, map: String? = nil) -> String {
         var lines = [
             "#EXTM3U",
-            "#EXT-X-VERSION:4",
+            "#EXT-X-VERSION:\(map == nil ? 4 : 6)",
             "#EXT-X-TARGETDURATION:\(iFrameTargetDuration(rendition))",
             "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:\(complete ? "VOD" : "EVENT")",
             "#EXT-X-I-FRAMES-ONLY",
-        ]
+        ] + mapLine(map)
         for frame in rendition.iFrames {
             lines.append("#EXTINF:\(decimal(frame.duration)),")
             lines.append("#EXT-X-BYTERANGE:\(frame.length)@\(frame.offset)")
@@ -55,6 +57,11 @@ enum PlaylistWriter {
         }
         if complete { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `#EXT-X-MAP` line naming an init segment, if there is one.
+    private static func mapLine(_ map: String?) -> [String] {
+        map.map { ["#EXT-X-MAP:URI=\"\($0)\""] } ?? []
     }
 
     /// The subtitles group every variant names when the title has subtitle renditions.

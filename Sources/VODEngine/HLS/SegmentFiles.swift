@@ -4,7 +4,7 @@ import VODFFmpeg
 /// The MPEG-TS segment files of one rendition: each starts with PAT and PMT and is decodable alone, on the
 /// title's shifted timeline, and one muxer writes them all, so they also read as one stream; and the list of
 /// what was written.
-final class SegmentFiles {
+final class SegmentFiles: SegmentWriter {
     /// Timestamps are shifted by this much so B-frame decode times and AAC priming stay positive.
     static let timelineOffset = 1.4
 
@@ -17,6 +17,9 @@ final class SegmentFiles {
     /// The segment being written, if any.
     private(set) var current: OutputFile?
     private(set) var segments: [Segment] = []
+    private(set) var keyframeRanges: [[ByteRange]] = []
+    /// The I-frames written into the current segment.
+    private var currentRanges: [ByteRange] = []
     /// Told of each segment once it is complete on disk.
     var onClose: ((Segment) throws -> Void)?
 
@@ -40,7 +43,7 @@ final class SegmentFiles {
     /// that the segments of a rendition read as one stream (continuity counters run on across files).
     func start(at time: Double) throws {
         try cancellation.check("write segment")
-        let name = Self.fileName(ofSegment: firstIndex + segments.count)
+        let name = SegmentFormat.ts.fileName(ofSegment: firstIndex + segments.count)
         let path = directory.appendingPathComponent(name).path
         if let output = current {
             try output.continueWriting(into: path)
@@ -64,28 +67,27 @@ final class SegmentFiles {
 
     /// Records the last segment, whose file is complete, as lasting until `end` seconds.
     private func closed(end: Double) throws {
-        let last = segments.count - 1
-        segments[last].duration = Self.written(end - segments[last].start)
-        segments[last].bytes = OutputFolder.fileSize(atPath: directory.appendingPathComponent(segments[last].fileName).path) ?? 0
-        try onClose?(segments[last])
+        recordClosed(&segments, in: directory, end: end)
+        keyframeRanges.append(currentRanges)
+        currentRanges = []
+        try onClose?(segments[segments.count - 1])
     }
 
     /// Writes `packet`, in `timeBase`, as stream `stream` of the current segment.
     func write(_ packet: Packet, stream: Int32, timeBase: Rational) throws {
-        guard let output = current else { return }
-        let streamTimeBase = output.timeBase(ofStream: Int(stream))
-        packet.streamIndex = stream
-        packet.rescale(from: timeBase, to: streamTimeBase)
-        let offset = streamTimeBase.ticks(Self.timelineOffset)
-        packet.pts += offset
-        packet.dts += offset
-        try output.write(packet)
+        try current?.writeShifted(packet, stream: stream, timeBase: timeBase)
     }
 
-    /// The file name of segment `index` of a rendition, such as `segment_000.ts`.
-    static func fileName(ofSegment index: Int) -> String {
-        String(format: "segment_%03d.ts", index)
+    /// Writes a keyframe; its I-frame is the bytes the muxer writes for it: the PAT and PMT before it, when they
+    /// start the segment, and its PES packet.
+    func writeKeyframe(_ packet: Packet, stream: Int32, timeBase: Rational) throws {
+        guard let output = current else { return }
+        let offset = output.position
+        try write(packet, stream: stream, timeBase: timeBase)
+        currentRanges.append(ByteRange(offset: offset, length: output.position - offset))
     }
+
+    var isWriting: Bool { current != nil }
 
     /// A duration rounded to the precision the playlists write.
     static func written(_ duration: Double) -> Double {

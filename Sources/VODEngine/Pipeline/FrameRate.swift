@@ -49,6 +49,9 @@ struct FrameRate: Sendable {
         index == 0 || interval(of: index) != interval(of: index - 1)
     }
 
+    /// How many keyframes come before frame `index`, itself a keyframe: the number of its keyframe interval.
+    func keyframesBefore(frame index: Int64) -> Int64 { interval(of: index) }
+
     /// Frames in one keyframe interval, rounded up.
     var framesPerKeyframeInterval: Int32 { Int32((keyframeInterval * framesPerSecond).rounded(.up)) }
 

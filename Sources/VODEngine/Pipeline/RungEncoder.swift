@@ -30,7 +30,7 @@ final class RungEncoder: @unchecked Sendable {
     private let encoded: (Double) -> Void
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
-         options: TranscodeOptions, directory: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
+         options: TranscodeOptions, directory: URL, initSegment: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
          firstSegment: Int = 0, audioLeadIn: [Packet] = [], pendingQuality: PendingQuality? = nil,
          encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
@@ -52,9 +52,13 @@ final class RungEncoder: @unchecked Sendable {
         }
         if firstSegment == 0, let pendingQuality { self.pendingQuality = (schedule.boundaryFrame, pendingQuality) }
         audioCodec = audio?.codecString
+        var start = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
+        for _ in 0..<firstSegment { _ = start.nextBoundary() }
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
-                                 durations: options.segmentDurations, frameRate: frameRate,
-                                 cancellation: cancellation, firstSegment: firstSegment, keepsFirstSegmentAudio: fastStart != nil)
+                                 durations: options.segmentDurations, frameRate: frameRate, cancellation: cancellation,
+                                 format: options.segmentFormat, initSegment: initSegment, firstSegment: firstSegment,
+                                 firstKeyframe: frameRate.keyframesBefore(frame: start.boundaryFrame),
+                                 keepsFirstSegmentAudio: fastStart != nil)
         audioLeadIn.forEach(segmenter.add(audio:))
         packet = try Packet()
         if let publisher {

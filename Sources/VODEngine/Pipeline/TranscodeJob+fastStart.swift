@@ -11,12 +11,15 @@ extension TranscodeJob {
     /// The new segment covers the same frames (the title's first keyframe interval, read again from the source
     /// on the title's timeline, `timelineStart`), starts and ends on the same IDRs, carries the same audio packets
     /// (`firstSegmentAudio`, muxed with `muxedAudio`) and ends each PID's continuity counter where the old one
-    /// did, so segment 1 follows it as it followed the old one. Each file is replaced in one rename; the playlists
+    /// did, so segment 1 follows it as it followed the old one. In fMP4 its init segment, whose parameter sets are
+    /// those of the rung's own preset like every later segment's, replaces the fast one's first, and its fragment
+    /// decode times are those of the old segment. Each file is replaced in one rename; the playlists
     /// keep their shape (the segment's duration is the same), and the caller writes them next with the new sizes
     /// and I-frame ranges. Returns `renditions` with their first segment and its I-frames replaced.
     func replaceFastStart(of renditions: [Rendition], frameRate: FrameRate, timelineStart: Double,
                           muxedAudio: AudioEncoderStage?) throws -> [Rendition] {
-        let started = renditions.filter { options.startsFast($0.rung) && $0.segments.first?.fileName == Self.firstSegmentName }
+        let firstSegmentName = options.segmentFormat.fileName(ofSegment: 0)
+        let started = renditions.filter { options.startsFast($0.rung) && $0.segments.first?.fileName == firstSegmentName }
         guard !started.isEmpty else { return renditions }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
         _ = schedule.nextBoundary()
@@ -33,13 +36,16 @@ extension TranscodeJob {
                                                  publisher: nil, audioLeadIn: firstSegmentAudio)
         return try renditions.map { rendition in
             guard let replacement = replacements.first(where: { $0.rung == rendition.rung }),
-                  replacement.segments.count == 1, replacement.segments[0].fileName == Self.firstSegmentName else { return rendition }
-            let old = staging.appendingPathComponent(rendition.rung.name).appendingPathComponent(Self.firstSegmentName)
-            let new = folder.appendingPathComponent(rendition.rung.name).appendingPathComponent(Self.firstSegmentName)
-            try ContinuityCounters.align(new, endingAs: old)
-            guard rename(new.path, old.path) == 0 else {
-                throw MediaError.invalid("could not replace the first segment of \(rendition.rung.name): \(String(cString: strerror(errno)))")
+                  replacement.segments.count == 1, replacement.segments[0].fileName == firstSegmentName else { return rendition }
+            let old = staging.appendingPathComponent(rendition.rung.name)
+            let new = folder.appendingPathComponent(rendition.rung.name)
+            switch options.segmentFormat {
+            case .ts:
+                try ContinuityCounters.align(new.appendingPathComponent(firstSegmentName),
+                                             endingAs: old.appendingPathComponent(firstSegmentName))
+            case .fmp4: try Self.replace(SegmentFormat.initSegment, of: rendition, from: new, into: old)
             }
+            try Self.replace(firstSegmentName, of: rendition, from: new, into: old)
             var rendition = rendition
             rendition.segments[0].bytes = replacement.segments[0].bytes
             rendition.iFrames = replacement.iFrames + rendition.iFrames.filter { $0.segmentIndex > 0 }
@@ -47,6 +53,10 @@ extension TranscodeJob {
         }
     }
 
-    /// The file name of a title's first segment.
-    private static var firstSegmentName: String { SegmentFiles.fileName(ofSegment: 0) }
+    /// Renames the file `name` of `rendition` from the folder `new` over the one in `old`.
+    private static func replace(_ name: String, of rendition: Rendition, from new: URL, into old: URL) throws {
+        guard rename(new.appendingPathComponent(name).path, old.appendingPathComponent(name).path) == 0 else {
+            throw MediaError.invalid("could not replace \(name) of \(rendition.rung.name): \(String(cString: strerror(errno)))")
+        }
+    }
 }

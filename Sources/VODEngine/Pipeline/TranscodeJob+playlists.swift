@@ -8,7 +8,7 @@ extension TranscodeJob {
                         chapters: [Chapter], closedCaptions: [ClosedCaptionListing] = []) throws {
         let target = PlaylistWriter.targetDuration(of: renditions, audio: audio)
         try PlaylistSet(renditions: renditions, audio: audio, subtitles: subtitles, targetDuration: target, complete: true,
-                        chapters: chapters, closedCaptions: closedCaptions)
+                        format: options.segmentFormat, chapters: chapters, closedCaptions: closedCaptions)
             .write(to: staging)
     }
 }

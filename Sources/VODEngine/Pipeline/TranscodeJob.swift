@@ -51,8 +51,9 @@ final class TranscodeJob: @unchecked Sendable {
             ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
-        // renditions the player picks from, as does a normalized track: its sound lags its pictures.
-        let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil
+        // renditions the player picks from, as does a normalized track: its sound lags its pictures. In fMP4 (CMAF)
+        // every file holds one track, so the sound is always an audio-only rendition, which DASH describes too.
+        let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil && options.segmentFormat == .ts
         let audioRenditions = muxesAudio ? [] : describeAudio(of: source)
         let publisher = makePublisher(plan: plan, audio: audioRenditions, duration: file.duration, frameRate: source.frameRate)
         let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
@@ -83,10 +84,12 @@ final class TranscodeJob: @unchecked Sendable {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let initSegment = firstSegment == 0 ? directory.appendingPathComponent(SegmentFormat.initSegment)
+                : try ChunkManifest.initSegment(in: staging, rung: rung.name, firstSegment: firstSegment)
             return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
-                                   audio: muxedAudio, options: options,
-                                   directory: directory, publisher: publisher, cancellation: cancellation,
+                                   audio: muxedAudio, options: options, directory: directory, initSegment: initSegment,
+                                   publisher: publisher, cancellation: cancellation,
                                    firstSegment: firstSegment, audioLeadIn: audioLeadIn[rung.name] ?? [],
                                    pendingQuality: pendingQuality,
                                    encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
@@ -169,7 +172,8 @@ final class TranscodeJob: @unchecked Sendable {
             let directory = staging.appendingPathComponent(AlternateRendition.folder(.audio, index))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return AudioRenditionWriter(directory: directory, encoding: source.audioEncodings[index], frameRate: source.frameRate,
-                                        durations: options.segmentDurations, cancellation: cancellation,
+                                        durations: options.segmentDurations, format: options.segmentFormat,
+                                        cancellation: cancellation,
                                         publish: publish.map { publish in { try publish(index, $0) } })
         }
     }
@@ -180,7 +184,7 @@ final class TranscodeJob: @unchecked Sendable {
         onPublish.map { onPublish in
             let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations)
             return LivePublisher(plan: plan, audio: audio, write: LivePublisher.playlists(
-                folder: staging, segmentDuration: options.segmentDuration, pace: pace, onPublish: onPublish))
+                folder: staging, segmentDuration: options.segmentDuration, format: options.segmentFormat, pace: pace, onPublish: onPublish))
         }
     }
 

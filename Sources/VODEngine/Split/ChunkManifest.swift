@@ -18,6 +18,31 @@ struct ChunkManifest: Codable, Equatable {
         title.appendingPathComponent(folder).appendingPathComponent(String(format: "chunk_%03d.json", index))
     }
 
+    /// Where the rung `rung` of a chunk starting at segment `firstSegment` (after the first) writes its fMP4 init
+    /// segment: beside the manifests, for `checkInitSegments` to compare with the title's.
+    static func initSegment(in title: URL, rung: String, firstSegment: Int) throws -> URL {
+        let folder = title.appendingPathComponent(folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(String(format: "%@_init_%03d.mp4", rung, firstSegment))
+    }
+
+    /// Checks that every chunk of an fMP4 title wrote the init segment the title's playlists name, for each rung
+    /// of `renditions`: the chunks' encoders have the same settings, so the same parameter sets and sample entry.
+    /// A chunk whose segments would need another init segment fails the title, with the rung and segment.
+    static func checkInitSegments(in title: URL, renditions: [Rendition]) throws {
+        let chunkFolder = title.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: chunkFolder.path)) ?? []
+        for rendition in renditions {
+            let expected = FileManager.default.contents(atPath: title.appendingPathComponent(rendition.rung.name)
+                .appendingPathComponent(SegmentFormat.initSegment).path)
+            for name in names.sorted() where name.hasPrefix("\(rendition.rung.name)_init_") {
+                guard FileManager.default.contents(atPath: chunkFolder.appendingPathComponent(name).path) == expected else {
+                    throw MediaError.invalid("the chunk of \(rendition.rung.name) written as \(name) has another init segment than the title's first chunk (different parameter sets), so its segments cannot follow the title's init.mp4")
+                }
+            }
+        }
+    }
+
     /// Writes the manifest into `title`, replacing any earlier attempt's in one rename.
     func write(to title: URL) throws {
         let url = Self.url(in: title, index: index)

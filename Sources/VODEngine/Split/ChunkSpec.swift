@@ -16,6 +16,8 @@ public struct ChunkSpec: Sendable, Codable, Equatable {
     public var timelineStart: Double
     /// The title's rungs.
     public var rungs: [PlannedRung]
+    /// The title's segment container, which every chunk writes whatever its worker's own setting.
+    public var segmentFormat: SegmentFormat = .ts
 
     /// The chunk's JSON, as the queue stores it.
     public var json: String {

@@ -62,7 +62,12 @@ public final class SplitTitle: @unchecked Sendable {
         // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
         let (rungs, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
         let length = duration - timelineStart + (file.startTime ?? 0)
-        return SplitTitle(chunks: planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs),
+        let chunks = planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs).map { chunk in
+            var chunk = chunk
+            chunk.segmentFormat = options.segmentFormat
+            return chunk
+        }
+        return SplitTitle(chunks: chunks,
                           folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
                           frameRate: source.frameRate, analysis: analysis,
                           pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations),
@@ -87,7 +92,8 @@ public final class SplitTitle: @unchecked Sendable {
             let listed = renditions.map { $0.prefix(count) }
             let audio = tracks.audio(listing: count)
             let target = max(PlaylistWriter.targetDuration(of: listed, audio: audio), Int(job.options.segmentDuration.rounded()))
-            try PlaylistSet(renditions: listed, audio: audio, subtitles: [], targetDuration: target, complete: false)
+            try PlaylistSet(renditions: listed, audio: audio, subtitles: [], targetDuration: target, complete: false,
+                            format: job.options.segmentFormat)
                 .write(to: folder)
             published.segments = count
             return published.pace.publication(of: count)
@@ -107,6 +113,7 @@ public final class SplitTitle: @unchecked Sendable {
         }
         let renditions = try job.replaceFastStart(of: stitched, frameRate: frameRate, timelineStart: chunks[0].timelineStart,
                                                   muxedAudio: nil)
+        if job.options.segmentFormat == .fmp4 { try ChunkManifest.checkInitSegments(in: folder, renditions: renditions) }
         let duration = last.start + last.duration
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments)
         try job.writePlaylists(renditions, audio: audio, subtitles: subtitles, chapters: ChapterList.onTimeline(

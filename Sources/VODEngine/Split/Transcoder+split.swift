@@ -26,6 +26,8 @@ extension Transcoder {
     public func encodeChunkBlocking(input: String, outputDirectory: String, chunk: ChunkSpec, yield: FrontierYield? = nil,
                                     cancellation: CancellationFlag) throws {
         let folder = URL(fileURLWithPath: outputDirectory)
+        var options = self.options
+        options.segmentFormat = chunk.segmentFormat
         var beforePicture: (@Sendable () -> Void)?
         if let yield { beforePicture = { yield.waitWhileBehind(cancellation: cancellation) } }
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in },

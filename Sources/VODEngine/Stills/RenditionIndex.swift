@@ -22,9 +22,10 @@ struct RenditionIndex: Sendable {
         }
     }
 
-    /// One segment: its path and its place on the title's timeline.
+    /// One segment: its path, the path of the init segment it follows (fMP4), and its place on the title's timeline.
     struct SegmentEntry: Sendable, Equatable {
         var path: String
+        var initPath: String? = nil
         var start: Double
         var duration: Double
     }
@@ -65,16 +66,22 @@ struct RenditionIndex: Sendable {
         return (width, height)
     }
 
-    /// The segments a media playlist lists, each starting where the previous one ends.
+    /// The segments a media playlist lists, each starting where the previous one ends, each with the init segment
+    /// the `#EXT-X-MAP` before it names.
     static func segments(_ playlist: String, in folder: URL) -> [SegmentEntry] {
         var segments: [SegmentEntry] = []
         var pending: Double?
         var start = 0.0
+        var initPath: String?
         for line in playlist.split(whereSeparator: \.isNewline) {
-            if line.hasPrefix("#EXTINF:") {
+            if line.hasPrefix("#EXT-X-MAP:URI=\""), let uri = line.dropFirst("#EXT-X-MAP:URI=\"".count).split(separator: "\"").first,
+               !uri.contains("/") {
+                initPath = folder.appendingPathComponent(String(uri)).path
+            } else if line.hasPrefix("#EXTINF:") {
                 pending = Double(line.dropFirst("#EXTINF:".count).prefix { $0 != "," })
             } else if !line.hasPrefix("#"), let duration = pending, !line.contains("/") {
-                segments.append(SegmentEntry(path: folder.appendingPathComponent(String(line)).path, start: start, duration: duration))
+                segments.append(SegmentEntry(path: folder.appendingPathComponent(String(line)).path, initPath: initPath,
+                                             start: start, duration: duration))
                 start += duration
                 pending = nil
             }

@@ -1,7 +1,7 @@
 import Foundation
 import VODFFmpeg
 
-/// Decodes the keyframes of one MPEG-TS segment of a rendition. Each segment starts with an IDR picture and
+/// Decodes the keyframes of one segment of a rendition: MPEG-TS, or fMP4 read after its init segment. Each segment starts with an IDR picture and
 /// decodes alone, and every keyframe is an IDR (closed GOPs), so decoding may start at any keyframe.
 enum SegmentDecoder {
     /// Decodes the keyframes of the segment at `path`, calling `body` with each and its time in seconds from
@@ -10,10 +10,11 @@ enum SegmentDecoder {
     /// keyframes are read and decoded, on one thread: every still is a keyframe, and a thumbnail on demand must
     /// not take more than one core.
     static func decode(
-        _ path: String, from start: Double = 0, cancellation: CancellationFlag, _ body: (Frame, Double) throws -> Bool
+        _ segment: RenditionIndex.SegmentEntry, from start: Double = 0, cancellation: CancellationFlag,
+        _ body: (Frame, Double) throws -> Bool
     ) throws {
-        let (origin, skipped) = try keyframes(path, before: start, cancellation: cancellation)
-        let (input, stream) = try open(path, cancellation: cancellation)
+        let (origin, skipped) = try keyframes(segment, before: start, cancellation: cancellation)
+        let (input, stream) = try open(segment, cancellation: cancellation)
         let decoder = try Codec.decoder(for: stream, threads: 1)
         decoder.skipNonKeyframes()
         let timeBase = stream.timeBase
@@ -41,18 +42,22 @@ enum SegmentDecoder {
         _ = try drain()
     }
 
-    /// The segment opened for its video alone.
-    private static func open(_ path: String, cancellation: CancellationFlag) throws -> (InputFile, MediaStream) {
-        let input = try InputFile(path: path, formats: ["mpegts"], limits: InputPolicy.decodeLimits, cancellation: cancellation)
-        guard let stream = input.bestStream(.video) else { throw MediaError.invalid("segment \(path) has no picture") }
+    /// The segment opened for its video alone: an fMP4 segment read as the continuation of its init segment.
+    private static func open(_ segment: RenditionIndex.SegmentEntry, cancellation: CancellationFlag) throws -> (InputFile, MediaStream) {
+        let input = try segment.initPath.map { initPath in
+            try InputFile(concatenating: [initPath, segment.path], formats: ["mp4"], limits: InputPolicy.decodeLimits,
+                          cancellation: cancellation)
+        } ?? InputFile(path: segment.path, formats: ["mpegts"], limits: InputPolicy.decodeLimits, cancellation: cancellation)
+        guard let stream = input.bestStream(.video) else { throw MediaError.invalid("segment \(segment.path) has no picture") }
         input.discardStreams(except: [stream])
         return (input, stream)
     }
 
     /// Reads the segment's video packets without decoding them: the timestamp of its first keyframe, which is
     /// its first picture, and how many keyframes come before the last one at or before `start` seconds.
-    private static func keyframes(_ path: String, before start: Double, cancellation: CancellationFlag) throws -> (origin: Int64, skipped: Int) {
-        let (input, stream) = try open(path, cancellation: cancellation)
+    private static func keyframes(_ segment: RenditionIndex.SegmentEntry, before start: Double,
+                                  cancellation: CancellationFlag) throws -> (origin: Int64, skipped: Int) {
+        let (input, stream) = try open(segment, cancellation: cancellation)
         let timeBase = stream.timeBase
         let packet = try Packet()
         var origin: Int64?
@@ -67,7 +72,7 @@ enum SegmentDecoder {
             guard seconds <= start + 0.001 else { break }
             atOrBefore += 1
         }
-        guard let origin else { throw MediaError.invalid("segment \(path) has no keyframe") }
+        guard let origin else { throw MediaError.invalid("segment \(segment.path) has no keyframe") }
         return (origin, max(0, atOrBefore - 1))
     }
 }

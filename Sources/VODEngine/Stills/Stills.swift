@@ -31,7 +31,7 @@ public enum Stills {
                 let isCandidate = window.overlaps(segment.start...(segment.start + segment.duration))
                 guard isCandidate || layout.hasTile(from: segment.start, to: segment.start + segment.duration) else { continue }
                 // The candidates are the window's keyframes, one after another, so that each has its neighbours.
-                try SegmentDecoder.decode(segment.path, cancellation: cancellation) { frame, offset in
+                try SegmentDecoder.decode(segment, cancellation: cancellation) { frame, offset in
                     let time = segment.start + offset
                     if isCandidate { candidates.append(PosterPicker.Candidate(time: time, luma: LumaStatistics(frame))) }
                     try sheets.add(frame, at: time)

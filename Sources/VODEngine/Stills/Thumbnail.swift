@@ -27,7 +27,7 @@ public enum Thumbnail {
         guard let segment = rendition.segment(at: time) else { throw MediaError.invalid("the rendition has no segment") }
         let offset = time - segment.start
         var chosen: Frame?
-        try SegmentDecoder.decode(segment.path, from: offset, cancellation: cancellation) { frame, seconds in
+        try SegmentDecoder.decode(segment, from: offset, cancellation: cancellation) { frame, seconds in
             guard chosen == nil || seconds <= offset + 0.001 else { return false }
             chosen = try frame.reference()
             return seconds <= offset + 0.001

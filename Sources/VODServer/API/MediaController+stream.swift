@@ -13,6 +13,17 @@ extension MediaController {
         return try await serve(master, grant: grant, request: request, context: context)
     }
 
+    /// `GET /api/media/:id/manifest.mpd`: the DASH manifest of an fMP4 title, describing its HLS segments; an
+    /// MPEG-TS title has none, and answers 404 saying so.
+    @Sendable func dashManifest(_ request: Request, context: VODRequestContext) async throws -> Response {
+        let grant = try await streamGrant(request, context: context)
+        let item = try await self.item(context)
+        guard item.segmentFormat == .fmp4 else {
+            throw APIError.http(.notFound, message: "No DASH manifest: this title's segments are MPEG-TS (segment_format ts); DASH describes fMP4 titles only")
+        }
+        return try await serve(try await streamFiles.dashManifest(id: item.id), grant: grant, request: request, context: context)
+    }
+
     /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
     @Sendable func streamFile(_ request: Request, context: VODRequestContext) async throws -> Response {
         let components = context.parameters.getCatchAll()

@@ -59,6 +59,8 @@ struct MediaController: Sendable {
         group.head(":id/stream", use: master)
         group.get(":id/stream/**", use: streamFile)
         group.head(":id/stream/**", use: streamFile)
+        group.get(":id/manifest.mpd", use: dashManifest)
+        group.head(":id/manifest.mpd", use: dashManifest)
         group.get(":id/key", use: key)
         addStillRoutes(to: group)
     }

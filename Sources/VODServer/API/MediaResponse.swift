@@ -54,7 +54,8 @@ struct MediaResponse: ResponseGenerator {
     /// processing_seconds (how long the transcode ran), and rung_progress (how far each rung's encoder has come,
     /// in ladder order, from the first progress report on), poster_url and thumbnails (`StillsJSON`; null
     /// until the title is ready with its pictures), chapters (the original's, from the probe at upload), and
-    /// visibility (`public` or `private`).
+    /// visibility (`public` or `private`), segment_format (`ts` or `fmp4`, chosen at upload) and dash_url (the DASH
+    /// manifest of a ready fMP4 title, else null).
     /// `hls_path` is set only once ready, as before.
     var json: String {
         typealias Key = Media.CodingKeys
@@ -84,6 +85,8 @@ struct MediaResponse: ResponseGenerator {
         object.addRaw(Key.thumbnails, stills?.json ?? "null")
         object.addRaw(Key.chapters, stored.chaptersJSON)
         object.add(Key.visibility, item.visibility.rawValue)
+        object.add(Key.segmentFormat, item.segmentFormat.rawValue)
+        object.add(Key.dashURL, item.isReady && item.segmentFormat == .fmp4 ? "\(mediaURL)/manifest.mpd" : nil)
         return object.json
     }
 

@@ -19,6 +19,20 @@ enum PlaybackURIs {
         return lines.joined(separator: "\n")
     }
 
+    /// `manifest` (a DASH MPD) with `token` on each segment template (`initialization`, `media`).
+    static func dash(_ manifest: String, token: String) -> String {
+        var text = manifest
+        for attribute in ["initialization=\"", "media=\""] {
+            var parts = text.components(separatedBy: attribute)
+            for index in parts.indices.dropFirst() {
+                guard let end = parts[index].firstIndex(of: "\"") else { continue }
+                parts[index] = adding(token, to: String(parts[index][..<end])) + parts[index][end...]
+            }
+            text = parts.joined(separator: attribute)
+        }
+        return text
+    }
+
     /// `uri` with `token=…` in its query, before any fragment; a URI with a scheme as it is.
     static func adding(_ token: String, to uri: String) -> String {
         if MasterPlaylist.hasScheme(uri) { return uri }

@@ -11,6 +11,8 @@ extension StreamFile {
         switch content {
         case .memory(let bytes, _) where isPlaylist:
             text = PlaybackURIs.playlist(String(buffer: bytes), token: token)
+        case .memory(let bytes, _) where contentType == StreamFile.contentTypes["mpd"]:
+            text = PlaybackURIs.dash(String(buffer: bytes), token: token)
         case .disk(let path) where path.hasSuffix("/\(StillsManifest.folder)/\(StillsManifest.storyboardFile)"):
             let data = try await NIOThreadPool.singleton.runIfActive { FileManager.default.contents(atPath: path) ?? Data() }
             text = PlaybackURIs.storyboard(String(decoding: data, as: UTF8.self), token: token)

@@ -34,6 +34,7 @@ struct StreamFile: Sendable {
     /// The content types of the files the engine writes; anything else is not served.
     static let contentTypes: [String: String] = [
         "m3u8": "application/vnd.apple.mpegurl",
+        "mpd": "application/dash+xml",
         "ts": "video/mp2t",
         "m4s": "video/iso.segment",
         "mp4": "video/mp4",

@@ -70,6 +70,11 @@ final class StreamFiles: Sendable {
         try await cached(id: id, relative: "master.m3u8", key: "\(id)/", rewrite: true, missing: .notReady)
     }
 
+    /// The DASH manifest of item `id`, its URLs resolving from `/api/media/:id/manifest.mpd` (`<BaseURL>stream/`).
+    func dashManifest(id: Int64) async throws -> StreamFile {
+        try await cached(id: id, relative: "manifest.mpd", key: "\(id)/manifest.mpd", rewrite: true, missing: .notReady)
+    }
+
     /// The file at `components` below the stream of item `id`, such as `["720p", "segment_001.ts"]`.
     func file(id: Int64, components: [Substring]) async throws -> StreamFile {
         let relative = components.joined(separator: "/")
@@ -201,12 +206,13 @@ final class StreamFiles: Sendable {
         else { return nil }
         guard let status = FileStatus(path: path), status.isRegularFile else { return nil }
         let loaded = { (file: StreamFile) in Loaded(file: file, root: root, path: path, status: status) }
-        guard ext == "m3u8" else {
+        guard ext == "m3u8" || ext == "mpd" else {
             return loaded(StreamFile(path: path, size: Int(status.size), contentType: contentType, modified: status.modified))
         }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
-        let playlist = rewrite ? MasterPlaylist.rewritingURIs(text, prefix: "stream/") : text
+        let playlist = !rewrite ? text
+            : ext == "mpd" ? DashBaseURL.inserting("stream/", into: text) : MasterPlaylist.rewritingURIs(text, prefix: "stream/")
         return loaded(try StreamFile(playlist: Array(playlist.utf8), contentType: contentType, modified: status.modified))
     }
 

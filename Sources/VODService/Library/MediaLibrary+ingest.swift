@@ -16,8 +16,8 @@ extension MediaLibrary {
     /// adds a `pending` row that a worker will claim.
     ///
     /// Throws `IngestError.notMedia` when probing shows the file is not a video the engine can read; nothing is
-    /// stored then (a staged upload is left for the caller to delete). The item has `visibility`, and its own
-    /// key when `segmentEncryption` asks for one.
+    /// stored then (a staged upload is left for the caller to delete). The item has `visibility`, the library's
+    /// `segmentFormat`, and its own key when `segmentEncryption` asks for one.
     public func ingest(
         file: String,
         originalName: String,
@@ -41,7 +41,8 @@ extension MediaLibrary {
             probeJSON: String(decoding: try encoder.encode(probe), as: UTF8.self),
             sourceSummaryJSON: probe.source.map(Self.storedJSON) ?? "null",
             tracksJSON: probe.tracks.map(Self.storedJSON) ?? "null",
-            visibility: visibility
+            visibility: visibility,
+            segmentFormat: segmentFormat
         )
         let item = try await IngestLock(mediaDirectory: mediaDirectory).withLock(exclusive: false) {
             do {

@@ -22,8 +22,13 @@ public struct MediaLibrary: Sendable {
     /// How the segments of titles ingested from now on are served: with `.aes128`, each gets its own key.
     public var segmentEncryption: SegmentEncryption = .none
 
-    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false) throws {
+    /// The segment container of the titles it adds (`ingest`), which the workers write whatever their own setting.
+    public let segmentFormat: SegmentFormat
+
+    public init(catalog: any MediaCatalog, mediaDirectory: String, outputDirectory: String, isShared: Bool = false,
+                segmentFormat: SegmentFormat = .ts) throws {
         self.isShared = isShared
+        self.segmentFormat = segmentFormat
         self.catalog = catalog
         self.events = EventRecorder(catalog: catalog)
         self.mediaDirectory = Self.absolute(mediaDirectory)

@@ -45,7 +45,7 @@ extension TranscodeService {
                         result = try await coordinate(title, job: job, output: output, worker: worker, progressWriter: progressWriter,
                                                       cancellation: splitCancellation, logger: jobLogger)
                     } else {
-                        result = try await transcoder.transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
+                        result = try await transcoder(for: job.item).transcode(input: job.item.sourcePath, outputDirectory: output, progress: { progress in
                             progressWriter.report(progress)
                         }, onPublish: { publication in
                             guard publication.makesPlayable else { return }

@@ -7,7 +7,7 @@ extension TranscodeService {
     /// The split of a leased title into chunks, when the policy splits a title this long and it has a picture.
     func splitTitle(_ job: JobLease, output: String, cancellation: CancellationFlag) async throws -> SplitTitle? {
         guard split.splits(duration: job.item.duration), let after = split.after else { return nil }
-        let options = transcoder.options
+        let options = transcoder(for: job.item).options
         let split = self.split
         return try await DedicatedThread.run("vod.split", cancellation: cancellation) {
             try SplitTitle.plan(input: job.item.sourcePath, outputDirectory: output, options: options, splitAfter: after,

@@ -172,3 +172,12 @@ public struct TranscodeService: Service {
         }.value
     }
 }
+
+extension TranscodeService {
+    /// The transcoder of `item`: the worker's settings, in the segment format stored with the item.
+    func transcoder(for item: MediaItem) -> Transcoder {
+        var transcoder = transcoder
+        transcoder.options.segmentFormat = item.segmentFormat
+        return transcoder
+    }
+}

@@ -115,9 +115,9 @@ import VODTestSupport
             #expect(try await client.execute(uri: "/api/media/\(item.id)?token=\(token)", method: .get).status == .notFound,
                     "a playback token plays; it does not list")
             let shown = try await client.execute(uri: "/api/media/\(item.id)", method: .get, headers: Self.keyed)
-            #expect(shown.status == .ok && shown.body.text.hasSuffix(#","visibility":"private"}"#))
+            #expect(shown.status == .ok && shown.body.text.hasSuffix(#","visibility":"private","segment_format":"ts","dash_url":null}"#))
             let openJSON = try await client.execute(uri: "/api/media/\(open.id)", method: .get)
-            #expect(openJSON.body.text.hasSuffix(#","visibility":"public"}"#))
+            #expect(openJSON.body.text.hasSuffix(#","visibility":"public","segment_format":"ts","dash_url":null}"#))
         }
     }
 
@@ -136,7 +136,7 @@ import VODTestSupport
                                              body: ByteBuffer(string: patch)).status == .unauthorized, "a write")
             let changed = try await client.execute(uri: "/api/media/\(item.id)", method: .patch,
                                                    headers: [.contentType: "application/json", .apiKey: Self.apiKey], body: ByteBuffer(string: patch))
-            #expect(changed.status == .ok && changed.body.text.hasSuffix(#""visibility":"private"}"#))
+            #expect(changed.status == .ok && changed.body.text.hasSuffix(#""visibility":"private","segment_format":"ts","dash_url":null}"#))
             #expect(try await client.execute(uri: segment, method: .get).status == .forbidden)
             #expect(try await client.execute(uri: master, method: .get).status == .forbidden)
             for body in [#"{"visibility":"hidden"}"#, #"{"visibility":null}"#, #"{"visibility":1}"#] {

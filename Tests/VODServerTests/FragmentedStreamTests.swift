@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import VODCatalog
+import VODConformance
+import VODTestSupport
+
+/// `vod serve --segment-format fmp4`: an upload is stored as an fMP4 title, transcoded in fMP4 (CMAF) segments and
+/// served with their content types, and every variant plays over HTTP.
+@Suite(.serialized, .tags(.ffmpeg, .gstreamer, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
+struct FragmentedStreamTests {
+    @Test func anFMP4UploadIsServedAndPlaysOverHTTP() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 7).make(in: test.directory.url)
+        // superfast rather than the tests' ultrafast: its Baseline profile is against the rules `vod validate` checks.
+        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast"])
+        try await server.waitUntilListening()
+        let item = try await test.uploadUntilTranscoded(clip, title: "CMAF", to: server.url)
+        #expect(item.segmentFormat == .fmp4)
+        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
+        #expect(json["segment_format"] as? String == "fmp4")
+        #expect(json["poster_url"] is String, "stills are taken from the fMP4 segments")
+
+        let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+        #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
+        let stream = "\(server.url)/api/media/\(item.id)/stream"
+        for (path, type) in [("240p/init.mp4", "video/mp4"), ("240p/segment_000.m4s", "video/iso.segment")] {
+            let head = try await ExternalTool.require("curl", ["-sfI", "\(stream)/\(path)"]).standardOutput.lowercased()
+            #expect(head.contains("content-type: \(type)"), "\(path): \(head)")
+        }
+        let playlist = try await ExternalTool.require("curl", ["-sf", "\(stream)/240p/index.m3u8"]).standardOutput
+        #expect(playlist.contains(#"#EXT-X-MAP:URI="init.mp4""#))
+        let programs = try await IndependentPlayers.programCount(master: stream)
+        #expect(programs == 2)
+        for program in 0..<programs {
+            #expect(try await IndependentPlayers.decodeErrors(master: stream, program: program) == "", "program \(program)")
+        }
+        let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
+        #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+
+        // DASH over the same segments: ffmpeg's dash demuxer and GStreamer's dashdemux play the manifest.
+        let dash = "\(server.url)/api/media/\(item.id)/manifest.mpd"
+        #expect(json["dash_url"] as? String == dash)
+        let head = try await ExternalTool.require("curl", ["-sfI", dash]).standardOutput.lowercased()
+        #expect(head.contains("content-type: application/dash+xml"), "\(head)")
+        let ffmpeg = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", dash, "-map", "0", "-f", "null", "-"])
+        #expect(ffmpeg.status == 0 && ffmpeg.standardError.isEmpty, "\(ffmpeg.standardError)")
+        let dashdemux = try await IndependentPlayers.gstreamerPlay(uri: dash)
+        #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
+
+        // An MPEG-TS title has no DASH manifest, and says why.
+        let ts = try await test.catalog.insert(NewMedia(title: "TS", description: nil, sourceFileName: "a.mp4", sourcePath: clip,
+                                                        sourceSize: 1, duration: 7, probeJSON: nil))
+        let refused = try await ExternalTool.run("curl", ["-s", "-w", "\n%{http_code}", "\(server.url)/api/media/\(ts.id)/manifest.mpd"])
+        #expect(refused.standardOutput.hasSuffix("\n404") && refused.standardOutput.contains("MPEG-TS"), "\(refused.standardOutput)")
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
+}
