@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import VODCatalog
 import VODEngine
+import VODModel
 import VODServer
 import VODService
 import VODTestSupport
@@ -66,19 +67,20 @@ struct TestLibrary {
     }
 
     /// Adds an item the way an upload does, without HTTP.
-    func addPending(title: String = "clip") async throws -> MediaItem {
+    func addPending(title: String = "clip", format: SegmentFormat = .ts) async throws -> MediaItem {
         try await catalog.insert(
             NewMedia(
                 title: title, description: "about \(title)", sourceFileName: "\(title).mp4",
-                sourcePath: "\(mediaDirectory)/\(title).mp4", sourceSize: 10, duration: 1319.6, probeJSON: nil
+                sourcePath: "\(mediaDirectory)/\(title).mp4", sourceSize: 10, duration: 1319.6, probeJSON: nil,
+                segmentFormat: format
             )
         )
     }
 
     /// Adds a ready item whose renditions are hand-written files: a master with relative URIs, one variant
-    /// playlist with two segments, and an I-frame playlist.
-    func addReady(title: String = "The Office S01E03 - Health Care") async throws -> MediaItem {
-        let item = try await addPending(title: title)
+    /// playlist with two segments, and an I-frame playlist; `format` is what the catalog says of its segments.
+    func addReady(title: String = "The Office S01E03 - Health Care", format: SegmentFormat = .ts) async throws -> MediaItem {
+        let item = try await addPending(title: title, format: format)
         let job = try await catalog.claimNextJob(worker: "test", lease: .seconds(60))!
         let folder = library.outputFolder(for: item.id)
         try FileManager.default.createDirectory(atPath: "\(folder)/720p", withIntermediateDirectories: true)

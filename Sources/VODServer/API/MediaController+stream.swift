@@ -21,6 +21,9 @@ extension MediaController {
         guard item.segmentFormat == .fmp4 else {
             throw APIError.http(.notFound, message: "No DASH manifest: this title's segments are MPEG-TS (segment_format ts); DASH describes fMP4 titles only")
         }
+        guard try await streamFiles.encryptionKey(of: item.id) == nil else {
+            throw APIError.http(.notFound, message: "No DASH manifest: this title's segments are served with HLS AES-128 encryption, which DASH players cannot open (they would need Common Encryption)")
+        }
         return try await serve(try await streamFiles.dashManifest(id: item.id), grant: grant, request: request, context: context)
     }
 

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VODCatalog
+import VODModel
 @testable import VODServer
 import VODService
 import VODTestSupport
@@ -85,7 +86,7 @@ import _CryptoExtras
         }
     }
 
-    @Test func aTitleInTheClearHasNoKeyAndAPrivateOneKeepsItsRefusals() async throws {
+    @Test func aTitleInTheClearHasNoKeyAPrivateOneKeepsItsRefusalsAndNoneHasDASH() async throws {
         let test = try TestLibrary()
         let clear = try await test.addReady(title: "clear")
         let (secret, _) = try await Self.encryptedTitle(test)
@@ -103,6 +104,10 @@ import _CryptoExtras
             }
             let missing = try await client.execute(uri: "/api/media/999/key", method: .get, headers: PrivateTitleTests.keyed)
             #expect(missing.status == .notFound)
+            let fragmented = try await test.addReady(title: "fragmented", format: .fmp4)
+            try await test.catalog.setEncryptionKey(SegmentEncryption.newKey(), for: fragmented.id)
+            let manifest = try await client.execute(uri: "/api/media/\(fragmented.id)/manifest.mpd", method: .get)
+            #expect(manifest.status == .notFound && manifest.body.text.contains("AES-128"), "DASH players cannot open HLS AES-128")
         }
     }
 }
