@@ -46,8 +46,9 @@ import VODTestSupport
             #expect(abs((source["duration"] as? Double ?? 0) - 1) < 0.1)
             let tracks = try #require(json["tracks"] as? [[String: Any]], "every track and what became of it")
             #expect(tracks.map { "\($0["type"] ?? "") \($0["status"] ?? "")" } == ["video rendition", "audio rendition"])
-            #expect(tracks.allSatisfy { $0.keys.count == 12 && $0["reason"] is NSNull && $0["loudness"] is NSNull },
-                    "loudness is measured as the title is transcoded")
+            #expect(tracks.allSatisfy {
+                $0.keys.count == 13 && $0["reason"] is NSNull && $0["loudness"] is NSNull && $0["closed_captions"] is NSNull
+            }, "loudness and closed captions are read as the title is transcoded")
             let item = try #require(try await test.catalog.media(id: Int64(id)))
             #expect(item.sourceFileName == "clip.mp4")
             #expect(item.sourceSize == Int64(clip.count))
