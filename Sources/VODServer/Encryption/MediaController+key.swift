@@ -8,7 +8,9 @@ extension MediaController {
     @Sendable func key(_ request: Request, context: VODRequestContext) async throws -> Response {
         let id = try Self.id(context)
         _ = try await grant(request, id: id, visibility: .private)
-        guard let key = try await streamFiles.encryptionKey(of: id) else {
+        // From the catalog, not the stream files, which know the key only of playable titles.
+        _ = try await streamFiles.visibility(of: id)
+        guard let key = try await library.catalog.encryptionKey(of: id) else {
             throw APIError.http(.notFound, message: "Media \(id) is not served encrypted: it has no key")
         }
         return Response(status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "private, no-store"],

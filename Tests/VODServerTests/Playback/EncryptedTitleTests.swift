@@ -108,6 +108,11 @@ import _CryptoExtras
             try await test.catalog.setEncryptionKey(SegmentEncryption.newKey(), for: fragmented.id)
             let manifest = try await client.execute(uri: "/api/media/\(fragmented.id)/manifest.mpd", method: .get)
             #expect(manifest.status == .notFound && manifest.body.text.contains("AES-128"), "DASH players cannot open HLS AES-128")
+            let pending = try await test.addPending(title: "pending")
+            let pendingKey = SegmentEncryption.newKey()
+            try await test.catalog.setEncryptionKey(pendingKey, for: pending.id)
+            let early = try await client.execute(uri: "/api/media/\(pending.id)/key", method: .get, headers: PrivateTitleTests.keyed)
+            #expect(early.status == .ok && Array(buffer: early.body) == pendingKey, "a title not yet playable has its key too")
         }
     }
 }
