@@ -40,14 +40,21 @@ public enum IndependentPlayers {
         return try JSONDecoder().decode(Programs.self, from: Data(output.standardOutput.utf8)).programs.count
     }
 
-    /// Plays `uri` to the end with GStreamer into fake sinks; returns its exit status and errors. Over HTTP it
-    /// plays with playbin3, which reads HLS with `hlsdemux2`, GStreamer's current demuxer (playbin's is the older
-    /// `hlsdemux`, which twice hung for 120 s on a two-language title in CI and never in hundreds of runs here);
-    /// a `file://` playlist, which GStreamer 1.22's `hlsdemux2` cannot download, plays with playbin. A player that
-    /// does not end in time fails with the last lines of its demuxer's log, and one that fails has them after its
-    /// standard error: GStreamer's own message ("Couldn't download fragments") does not say which stream or why.
-    /// A play that fails by the demuxer's own race (`adaptiveDemuxRace`) is played again, at most twice.
+    /// Plays `uri` to the end with GStreamer into fake sinks; returns its exit status and errors. It plays with
+    /// playbin3, which reads HLS with `hlsdemux2`, GStreamer's current demuxer. playbin's older `hlsdemux` hangs at
+    /// a variant switch now and then: twice for 120 s on a two-language title in CI, and on a loaded machine in 2 of
+    /// 30 plays of a two-rung fMP4 title (`hlsdemux2`: 0 of 30). GStreamer 1.22's `hlsdemux2` downloads only over
+    /// HTTP, so a `file://` playlist's folder is served on a loopback port for the play (`LoopbackFileServer`).
+    /// A player that does not end in time fails with the last lines of its demuxer's log, and one that fails has
+    /// them after its standard error: GStreamer's own message ("Couldn't download fragments") does not say which
+    /// stream or why. A play that fails by the demuxer's own race (`adaptiveDemuxRace`) is played again, at most
+    /// twice.
     public static func gstreamerPlay(uri: String) async throws -> ExternalTool.Output {
+        if let file = URL(string: uri), file.isFileURL {
+            return try await LoopbackFileServer.serving(file.deletingLastPathComponent()) { base in
+                try await gstreamerPlay(uri: base + file.lastPathComponent)
+            }
+        }
         var attempts = 1
         while true {
             var (output, log) = try await gstreamerPlayOnce(uri: uri)
@@ -69,14 +76,13 @@ public enum IndependentPlayers {
 
     /// One play of `uri`, with its demuxer's log.
     private static func gstreamerPlayOnce(uri: String) async throws -> (output: ExternalTool.Output, log: String) {
-        let player = uri.hasPrefix("http") ? "playbin3" : "playbin"
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let environment = ["GST_DEBUG": "hlsdemux:4,hlsdemux2:4,adaptivedemux2:4,souphttpsrc:4", "GST_DEBUG_NO_COLOR": "1",
                            "GST_DEBUG_FILE": log.path]
         let logText = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         do {
-            let output = try await ExternalTool.run("gst-launch-1.0", ["-q", player, "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
+            let output = try await ExternalTool.run("gst-launch-1.0", ["-q", "playbin3", "uri=\(uri)", "video-sink=fakesink", "audio-sink=fakesink"],
                                                     environment: environment, timeout: 120)
             return (output, logText())
         } catch let error as ToolError {

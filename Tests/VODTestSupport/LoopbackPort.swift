@@ -16,6 +16,16 @@ public enum LoopbackPort {
     }
 
     private static func canBind(_ port: Int) -> Bool {
+        onNewSocket(to: port) { bind($0, $1, $2) == 0 }
+    }
+
+    /// Whether a server listens on loopback `port` now.
+    static func canConnect(_ port: Int) -> Bool {
+        onNewSocket(to: port) { connect($0, $1, $2) == 0 }
+    }
+
+    /// Calls `operation` with a new TCP socket and the address of loopback `port`, and closes the socket after.
+    private static func onNewSocket(to port: Int, _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
@@ -24,7 +34,7 @@ public enum LoopbackPort {
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                operation(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
     }
