@@ -145,8 +145,12 @@ import VODTestSupport
         let published = try #require(try await cluster.catalog.media(id: id))
         #expect(published.hlsPath == "\(cluster.output)/\(id)-2" && published.leaseToken == 2)
         stalled.send(SIGCONT)
-        try await waitUntil("the stalled worker noticed its lease was gone", timeout: 120) {
-            stalled.logText.contains("lease lost to another worker") || stalled.logText.contains("lease ended")
+        do {
+            try await waitUntil("the stalled worker noticed its lease was gone", timeout: 120) {
+                stalled.logText.contains("lease lost to another worker") || stalled.logText.contains("lease ended")
+            }
+        } catch {
+            throw LiveTestFailure(description: "\(error); the stalled worker's log ends:\n\(stalled.logText.suffix(3000))")
         }
         let after = try #require(try await cluster.catalog.media(id: id))
         #expect(after == published, "the late worker wrote nothing: no progress, no second publication")
