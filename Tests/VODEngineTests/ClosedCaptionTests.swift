@@ -46,16 +46,18 @@ struct ClosedCaptionTests {
         try await Self.expectCaptions(in: result, spanning: (1, "SECOND CAPTION"))
     }
 
+    /// The web stream also carries CEA-708 service 1 beside CEA-608, in a DTVCC packet cut over two pictures.
     @Test func captionsOfAFragmentedMP4AreKeptAnnouncedAndTurnedIntoWebVTT() async throws {
         let directory = try TemporaryDirectory()
-        let broadcast = try await Self.broadcast(in: directory)
+        let packet = ClosedCaptionFixture.dtvccPacket(service: 1, text: "HELLO", sequence: 0)
+        let broadcast = try await Self.broadcast(in: directory, dtvcc: [30: Array(packet.prefix(6)), 31: Array(packet.dropFirst(6))])
         let source = directory.url.appendingPathComponent("web.mp4").path
         try await ExternalTool.require("ffmpeg", [
             "-v", "error", "-i", broadcast, "-c", "copy", "-bsf:a", "aac_adtstoasc",
             "-movflags", "frag_keyframe+empty_moov+default_base_moof", source,
         ])
         let result = try await transcodeAndPlay(source, in: directory, ladder: Self.ladder)
-        try await Self.expectCaptions(in: result, spanning: (1, "SECOND CAPTION"))
+        try await Self.expectCaptions(in: result, services: [1], spanning: (1, "SECOND CAPTION"))
     }
 
     /// A split title's chunks join at pictures 60 and 420, and a second attempt at its middle chunk goes on at
