@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VODEngine
 import VODFFmpeg
@@ -45,6 +46,15 @@ struct CaptionDataTests {
         channels.read([0xFF, 0x83, 0x80, 0xFE, 0x65, 0x41, 0xFF, 0xC1, 0x00, 0xFA, 0x02, 0x22])
         #expect(channels.services == [1, 9] && channels.present == [] && channels.firstField == nil)
         #expect(channels.instreamIDs == ["SERVICE1", "SERVICE9"])
+    }
+
+    @Test func aChunksCaptionsKeepTheirFramesAndBytesInTheManifestsForm() {
+        let pictures = [CaptionedPicture(frame: 0x1_0000_0001, bytes: [0xFC, 0x94, 0x20]),
+                        CaptionedPicture(frame: 7, bytes: Array(repeating: 0xFE, count: 300))]
+        let data = CaptionedPicture.encode(pictures)
+        #expect(data.count == 10 + 3 + 10 + 300)
+        #expect(CaptionedPicture.decode(data) == pictures)
+        #expect(CaptionedPicture.decode(data.dropLast()) == [pictures[0]], "a picture cut short is left out")
     }
 
     @Test func aDroppedPicturesCaptionsGoOutWithTheNextAndARepeatedPictureCarriesNone() throws {

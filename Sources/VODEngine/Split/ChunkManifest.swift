@@ -11,9 +11,9 @@ struct ChunkManifest: Codable, Equatable {
     /// One rendition per rung, in ladder order; segment numbers count from the chunk's first segment, I-frame
     /// segment indices from 0 within the chunk.
     var renditions: [Rendition]
-    /// The closed captions of the pictures of the segments listed, in order; nil in a manifest written before
-    /// chunks kept them.
-    var captions: [CaptionedPicture]?
+    /// The closed captions of the pictures of the segments listed, in order, in `CaptionedPicture.encode`'s form
+    /// (base64 in the JSON); nil in a manifest written before chunks kept them.
+    var captions: Data?
 
     /// The folder, inside a title's folder, that holds the manifests; not served (`.json` is no stream file).
     static let folder = "chunks"
@@ -87,6 +87,6 @@ extension ChunkManifest {
     init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition], captions: [CaptionedPicture]) {
         let this = ChunkManifest(index: index, complete: complete, renditions: renditions)
         self = earlier.map { ChunkManifest(index: index, complete: complete, renditions: Self.stitch([$0, this])) } ?? this
-        self.captions = (earlier?.captions ?? []) + captions
+        self.captions = (earlier?.captions ?? Data()) + CaptionedPicture.encode(captions)
     }
 }
