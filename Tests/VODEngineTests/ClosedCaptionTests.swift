@@ -103,6 +103,26 @@ struct ClosedCaptionTests {
                                       spanning: (2, "ACROSS THE JOIN"))
     }
 
+    /// CEA-708 without CEA-608 (CC1 is padding throughout): the services are announced, none becomes WebVTT.
+    @Test func captionsInCEA708AloneAreAnnouncedWithoutWebVTT() async throws {
+        let directory = try TemporaryDirectory()
+        let dtvcc = [10: ClosedCaptionFixture.dtvccPacket(service: 3, text: "ONLY 708", sequence: 0),
+                     40: ClosedCaptionFixture.dtvccPacket(service: 12, text: "EXTENDED", sequence: 1)]
+        let source = try await Self.broadcast(in: directory, width: 320, height: 180, frames: 60, captions: [], dtvcc: dtvcc)
+        let result = try await Transcoder(options: TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast"))
+            .transcode(input: source, outputDirectory: directory.url.appendingPathComponent("out").path)
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        let lines = try String(contentsOf: result.masterPlaylist, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS") } == [3, 12].map {
+            #"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (Service \#($0))",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=YES,INSTREAM-ID="SERVICE\#($0)""#
+        })
+        #expect(!lines.contains { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") })
+        #expect(lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.allSatisfy { $0.contains(#"CLOSED-CAPTIONS="cc""#) })
+        #expect(result.tracks.first { $0.type == "video" }?.closedCaptions == [3, 12].map {
+            ClosedCaptionListing(instreamID: "SERVICE\($0)", language: "en", rendition: "English (Service \($0))", hasWebVTT: false)
+        })
+    }
+
     @Test func aTitleWithoutCaptionsAnnouncesNone() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 320, height: 180, duration: 2).make(in: directory.url)
