@@ -103,13 +103,14 @@ struct ClosedCaptionTests {
                                       spanning: (2, "ACROSS THE JOIN"))
     }
 
-    /// CEA-708 without CEA-608 (CC1 is padding throughout): the services are announced, none becomes WebVTT.
+    /// CEA-708 without CEA-608 (CC1 is padding throughout), into fMP4 segments: the services are announced, none
+    /// becomes WebVTT, and `vod validate` finds the captions in the fMP4 samples' SEI.
     @Test func captionsInCEA708AloneAreAnnouncedWithoutWebVTT() async throws {
         let directory = try TemporaryDirectory()
         let dtvcc = [10: ClosedCaptionFixture.dtvccPacket(service: 3, text: "ONLY 708", sequence: 0),
                      40: ClosedCaptionFixture.dtvccPacket(service: 12, text: "EXTENDED", sequence: 1)]
         let source = try await Self.broadcast(in: directory, width: 320, height: 180, frames: 60, captions: [], dtvcc: dtvcc)
-        let result = try await Transcoder(options: TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast"))
+        let result = try await Transcoder(options: TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast", segmentFormat: .fmp4))
             .transcode(input: source, outputDirectory: directory.url.appendingPathComponent("out").path)
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         let lines = try String(contentsOf: result.masterPlaylist, encoding: .utf8).split(separator: "\n").map(String.init)
