@@ -45,7 +45,6 @@ struct CaptionDataTests {
         // a null block; a triplet marked invalid: none names a service.
         channels.read([0xFF, 0x83, 0x80, 0xFE, 0x65, 0x41, 0xFF, 0xC1, 0x00, 0xFA, 0x02, 0x22])
         #expect(channels.services == [1, 9] && channels.present == [] && channels.firstField == nil)
-        #expect(channels.instreamIDs == ["SERVICE1", "SERVICE9"])
     }
 
     @Test func aChunksCaptionsKeepTheirFramesAndBytesInTheManifestsForm() {

@@ -12,13 +12,15 @@ struct CaptionedPicture: Equatable, Sendable {
     /// `pictures` in the compact form a chunk's manifest keeps them in (one JSON string, not an object a picture,
     /// since the coordinator reads a growing manifest several times a second): each picture's frame (8 bytes,
     /// little-endian), the count of its bytes (2 bytes, little-endian), then the bytes. Pictures in this form
-    /// follow each other, so two lists join by joining their data.
+    /// follow each other, so two lists join by joining their data. A picture keeps its first 65535 bytes (21845
+    /// triplets; one A/53 message holds 31).
     static func encode(_ pictures: [CaptionedPicture]) -> Data {
         var data = Data()
         for picture in pictures {
+            let bytes = picture.bytes.prefix(Int(UInt16.max))
             withUnsafeBytes(of: picture.frame.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt16(picture.bytes.count).littleEndian) { data.append(contentsOf: $0) }
-            data.append(contentsOf: picture.bytes)
+            withUnsafeBytes(of: UInt16(bytes.count).littleEndian) { data.append(contentsOf: $0) }
+            data.append(contentsOf: bytes)
         }
         return data
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What one chunk of a split title wrote: each rung's segments and I-frames, and the closed captions of the
-/// pictures of those segments. It is written beside the segments,
-/// in the title's folder, each time every rung has closed one more segment (`complete` false: the title's
-/// coordinator publishes them while the chunk goes on), and once more when the chunk is done.
+/// pictures of those segments. It is written beside the segments, in the title's folder, each time every rung has
+/// closed one more segment (`complete` false: the title's coordinator publishes them while the chunk goes on), and
+/// once more when the chunk is done.
 struct ChunkManifest: Codable, Equatable {
     var index: Int
     /// Whether the chunk is done; until then the manifest lists the segments every rung has closed.

@@ -120,8 +120,8 @@ public final class SplitTitle: @unchecked Sendable {
         let captions = try ClosedCaptionTrack(frameRate: frameRate, chunks: manifests, frames: frameRate.timeBase.ticks(duration))
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments,
                                                    closedCaptions: captions)
-        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles, chapters: ChapterList.onTimeline(
-            chapters.marked, start: chapters.timelineStart, duration: duration),
+        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles,
+                               chapters: ChapterList.onTimeline(chapters.marked, start: chapters.timelineStart, duration: duration),
                                closedCaptions: tracks.closedCaptionListings(of: captions))
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
         return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio,

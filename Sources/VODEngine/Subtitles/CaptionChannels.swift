@@ -12,11 +12,6 @@ struct CaptionChannels: Sendable, Equatable {
     /// empty between packets.
     var packet: [UInt8] = []
 
-    /// Every channel and service present, as `INSTREAM-ID` names them: CEA-608's first, then CEA-708's.
-    var instreamIDs: [String] {
-        present + services.map { "SERVICE\($0)" }
-    }
-
     /// The channel `cc_dec` turns into text: the first present in the field read first.
     var decodedChannel: String? {
         firstField.flatMap { field in present.first { $0 == "CC\(field * 2 + 1)" || $0 == "CC\(field * 2 + 2)" } }
