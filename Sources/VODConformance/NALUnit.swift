@@ -1,8 +1,9 @@
-/// One H.264 NAL unit found in an Annex B byte stream.
+/// One H.264 NAL unit found in an Annex B byte stream or an fMP4 sample.
 struct NALUnit {
     /// nal_unit_type: 1 non-IDR slice, 5 IDR slice, 6 SEI, 7 SPS, 8 PPS, 9 access unit delimiter.
     let type: UInt8
-    /// The NAL unit's bytes after the start code, header byte included, still with emulation prevention bytes.
+    /// The NAL unit's bytes after the start code (or length), header byte included, still with emulation
+    /// prevention bytes.
     let bytes: ArraySlice<UInt8>
 
     /// Whether the NAL unit carries a coded slice (a VCL NAL unit).
@@ -20,6 +21,21 @@ struct NALUnit {
             units.append(unit)
             if throughFirstSlice && unit.isSlice { break }
             start = next
+        }
+        return units
+    }
+
+    /// The NAL units of an fMP4 sample, each after its `lengthSize`-byte length, in order through the first slice.
+    static func split(lengthPrefixed sample: ArraySlice<UInt8>, lengthSize: Int) -> [NALUnit] {
+        var units: [NALUnit] = []
+        var offset = sample.startIndex
+        while offset + lengthSize < sample.endIndex {
+            let length = sample[offset ..< offset + lengthSize].reduce(0) { $0 << 8 | Int($1) }
+            let begin = offset + lengthSize
+            let unit = NALUnit(type: sample[begin] & 0x1F, bytes: sample[begin ..< min(begin + max(length, 1), sample.endIndex)])
+            units.append(unit)
+            if unit.isSlice || length <= 0 { break }
+            offset = begin + length
         }
         return units
     }

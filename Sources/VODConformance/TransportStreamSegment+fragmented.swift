@@ -63,8 +63,10 @@ extension TransportStreamSegment {
                 guard sample.offset >= 0, sample.offset + sample.size <= bytes.count else { continue }
                 let data = bytes[sample.offset ..< sample.offset + sample.size]
                 if track.handler == "vide" {
-                    video?.accessUnits.append(VideoAccessUnit(pts: pts, dts: dts, nalTypes: Self.nalTypes(data, lengthSize: track.nalLengthSize),
-                                                              byteOffset: sample.offset))
+                    let units = NALUnit.split(lengthPrefixed: data, lengthSize: track.nalLengthSize)
+                    var access = VideoAccessUnit(pts: pts, dts: dts, nalTypes: units.map(\.type), byteOffset: sample.offset)
+                    access.carriesCaptions = units.contains(where: \.carriesA53Captions)
+                    video?.accessUnits.append(access)
                 } else if let index = audio.firstIndex(where: { $0.pid == UInt16(truncatingIfNeeded: track.id) }) {
                     if audio[index].firstPTS == nil { audio[index].firstPTS = pts }
                     audio[index].endPTS = Int64(decodeTime) * 90_000 / Int64(track.timescale)
@@ -76,19 +78,5 @@ extension TransportStreamSegment {
             }
         }
         fragments.decodeTimes[track.id] = (start, decodeTime)
-    }
-
-    /// The NAL unit types of a sample of length-prefixed NAL units, through the first slice.
-    private static func nalTypes(_ sample: ArraySlice<UInt8>, lengthSize: Int) -> [UInt8] {
-        var types: [UInt8] = []
-        var offset = sample.startIndex
-        while offset + lengthSize < sample.endIndex {
-            let length = sample[offset ..< offset + lengthSize].reduce(0) { $0 << 8 | Int($1) }
-            let type = sample[offset + lengthSize] & 0x1F
-            types.append(type)
-            if (1...5).contains(type) || length <= 0 { break }
-            offset += lengthSize + length
-        }
-        return types
     }
 }

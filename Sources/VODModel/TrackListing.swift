@@ -33,9 +33,9 @@ public struct TrackListing: Sendable, Equatable, Codable {
     /// Audio made into a rendition: the source track's loudness, measured as it was transcoded; null before then
     /// and for other tracks.
     public var loudness: Loudness?
-    /// The video made into the ladder: the CEA-608 caption channels its pictures carry, each kept in every rung
-    /// and announced in the master, once the title is transcoded (`[]` when it has none); null before then (the
-    /// upload's probe reads no picture) and for other tracks.
+    /// The video made into the ladder: the CEA-608 caption channels and CEA-708 services its pictures carry, each
+    /// kept in every rung and announced in the master, once the title is transcoded (`[]` when it has none); null
+    /// before then (the upload's probe reads no picture) and for other tracks.
     public var closedCaptions: [ClosedCaptionListing]?
 
     /// The keys of a `tracks` entry.

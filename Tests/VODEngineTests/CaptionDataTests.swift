@@ -1,9 +1,10 @@
+import Foundation
 import Testing
 @testable import VODEngine
 import VODFFmpeg
 
-/// The CEA-608 bytes a picture carries: which channels they name, and that a frame-rate conversion sends each
-/// triplet out once.
+/// The CEA-608/708 bytes a picture carries: which channels and services they name, and that a frame-rate
+/// conversion sends each triplet out once.
 @Suite("Caption data", .timeLimit(.minutes(2)))
 struct CaptionDataTests {
     /// A picture with `captions` attached.
@@ -25,6 +26,34 @@ struct CaptionDataTests {
         // A triplet marked invalid says nothing.
         channels.read([0xF8, 0x1C, 0x20])
         #expect(channels.present == ["CC1", "CC4"])
+    }
+
+    @Test func servicesComeFromTheBlocksOfWholeDTVCCPackets() {
+        var channels = CaptionChannels()
+        let packet = ClosedCaptionFixture.dtvccPacket(service: 1, text: "HI", sequence: 0)
+        #expect(packet == [0xFF, 0x02, 0x22, 0xFE, 0x48, 0x49], "a start pair (size 2 pairs), then service 1's block of 2")
+        // Data before any packet start belongs to a packet begun earlier, and says nothing.
+        channels.read([0xFE, 0x24, 0x41])
+        // A packet cut over two pictures names its service once it is whole.
+        channels.read([0xFC, 0x80, 0x80] + packet.prefix(3))
+        #expect(channels.services == [])
+        channels.read(Array(packet.dropFirst(3)))
+        #expect(channels.services == [1])
+        // Service 9 in an extended block header.
+        channels.read(ClosedCaptionFixture.dtvccPacket(service: 9, text: "A", sequence: 1))
+        // An empty block of service 4, then a block of service 3 cut short by the next packet's start; a packet of
+        // a null block; a triplet marked invalid: none names a service.
+        channels.read([0xFF, 0x83, 0x80, 0xFE, 0x65, 0x41, 0xFF, 0xC1, 0x00, 0xFA, 0x02, 0x22])
+        #expect(channels.services == [1, 9] && channels.present == [] && channels.firstField == nil)
+    }
+
+    @Test func aChunksCaptionsKeepTheirFramesAndBytesInTheManifestsForm() {
+        let pictures = [CaptionedPicture(frame: 0x1_0000_0001, bytes: [0xFC, 0x94, 0x20]),
+                        CaptionedPicture(frame: 7, bytes: Array(repeating: 0xFE, count: 300))]
+        let data = CaptionedPicture.encode(pictures)
+        #expect(data.count == 10 + 3 + 10 + 300)
+        #expect(CaptionedPicture.decode(data) == pictures)
+        #expect(CaptionedPicture.decode(data.dropLast()) == [pictures[0]], "a picture cut short is left out")
     }
 
     @Test func aDroppedPicturesCaptionsGoOutWithTheNextAndARepeatedPictureCarriesNone() throws {

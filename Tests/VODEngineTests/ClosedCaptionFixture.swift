@@ -3,7 +3,8 @@ import VODFFmpeg
 
 /// H.264 with CEA-608 captions in its pictures' A/53 SEI, as US broadcasts and many web streams carry them: each
 /// picture is handed to libx264 (with `a53cc`, its own A/53 writer) with `cc_data` triplets attached, one CC1 byte
-/// pair a picture in field 1 and padding in field 2, as a caption encoder feeds a broadcast encoder.
+/// pair a picture in field 1 and padding in field 2, as a caption encoder feeds a broadcast encoder, and after
+/// them, on the pictures that have some, CEA-708 DTVCC triplets (`dtvccPacket`).
 enum ClosedCaptionFixture {
     /// A pop-on caption: its rows, loaded before `shownAt` and shown from that picture until `erasedAt` (or the end).
     struct Caption {
@@ -16,8 +17,9 @@ enum ClosedCaptionFixture {
     static let frameRate = Rational(30000, 1001)
 
     /// Writes an MPEG-TS of `frames` pictures of `width` × `height` (a gradient with a moving bar) carrying
-    /// `captions` on CC1.
-    static func make(_ path: String, width: Int32, height: Int32, frames: Int, captions: [Caption]) throws {
+    /// `captions` on CC1 and the DTVCC triplets `dtvcc` gives a picture.
+    static func make(_ path: String, width: Int32, height: Int32, frames: Int, captions: [Caption],
+                     dtvcc: [Int: [UInt8]] = [:]) throws {
         FFmpegLog.keepErrorsOnly()
         let pairs = schedule(captions)
         let encoder = try Codec.encoder(named: "libx264", options: ["preset": "veryfast", "a53cc": "1"]) { context in
@@ -41,7 +43,7 @@ enum ClosedCaptionFixture {
             paint(picture, frame: index)
             picture.pts = Int64(index)
             let pair = pairs[index] ?? [0x80, 0x80]
-            try picture.setClosedCaptions([0xFC, pair[0], pair[1], 0xFD, 0x80, 0x80])
+            try picture.setClosedCaptions([0xFC, pair[0], pair[1], 0xFD, 0x80, 0x80] + (dtvcc[index] ?? []))
             try encoder.send(picture)
             try drain()
         }
@@ -72,6 +74,22 @@ enum ClosedCaptionFixture {
             }
         }
         return pairs.mapValues { $0.map(withOddParity) }
+    }
+
+    /// The triplets of a CEA-708 DTVCC packet holding one service block of `service` with `text` (G0
+    /// characters): the packet header (sequence number, size in byte pairs), the block header (with the extended
+    /// header byte for services 7 and up), the text, a null byte to an even size; its first byte pair in a
+    /// `cc_type` 3 triplet, the others in `cc_type` 2 ones.
+    static func dtvccPacket(service: Int, text: String, sequence: UInt8) -> [UInt8] {
+        let characters: [UInt8] = Array(text.utf8)
+        let size = UInt8(characters.count)
+        let header: [UInt8] = service < 7 ? [UInt8(service) << 5 | size] : [7 << 5 | size, UInt8(service)]
+        var packet: [UInt8] = [0] + header + characters
+        if packet.count % 2 == 1 { packet.append(0) }
+        packet[0] = sequence << 6 | UInt8(packet.count / 2)
+        return stride(from: 0, to: packet.count, by: 2).flatMap { (index: Int) -> [UInt8] in
+            [index == 0 ? 0xFF : 0xFE, packet[index], packet[index + 1]]
+        }
     }
 
     /// A CEA-608 byte: seven bits and the parity bit that makes the count of ones odd.

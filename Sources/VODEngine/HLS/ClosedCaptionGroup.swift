@@ -1,7 +1,7 @@
 import VODModel
 
-/// The CEA-608 captions every rung's H.264 carries, as the master announces them: one
-/// `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS` per channel, in one group that every variant names.
+/// The CEA-608/708 captions every rung's H.264 carries, as the master announces them: one
+/// `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS` per CEA-608 channel or CEA-708 service, in one group that every variant names.
 enum ClosedCaptionGroup {
     /// The GROUP-ID of the caption channels.
     static let id = "cc"

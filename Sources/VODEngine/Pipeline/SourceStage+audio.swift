@@ -3,13 +3,13 @@ import VODModel
 
 extension SourceStage {
     /// Every video, audio and subtitle track, with what becomes of it and, once `run` has returned, the loudness
-    /// of each audio track read and the caption channels of the video (when the whole title was read).
-    var trackListings: [TrackListing] {
+    /// of each audio track read and the caption channels `captions` read from the video's pictures.
+    func trackListings(closedCaptions captions: ClosedCaptionTrack?) -> [TrackListing] {
         plan.listings.map { listing in
             var listing = listing
             listing.loudness = audioTracks.first { Int($0.stream.index) == listing.index }?.loudness
-            if listing.type == "video", listing.status == .rendition, closedCaptions != nil {
-                listing.closedCaptions = closedCaptionListings
+            if listing.type == "video", listing.status == .rendition, captions != nil {
+                listing.closedCaptions = closedCaptionListings(of: captions)
             }
             return listing
         }

@@ -38,8 +38,10 @@ final class SourceStage {
     let plan: TrackPlan
     /// The text subtitle tracks of the video's program, in the source's order.
     let subtitleTracks: [SubtitleTrack]
-    /// The CEA-608 captions the pictures carry, read when the whole title is (not for a chunk of a split one).
+    /// The closed captions the pictures carry, read when the whole title is.
     let closedCaptions: ClosedCaptionTrack?
+    /// The closed captions of a chunk's pictures, kept for its manifest: a split title reads them at the stitch.
+    let chunkCaptions: ChunkCaptions?
     private let corrector: PictureCorrector?
     private var converter: FrameRateConverter
     /// The source time shown first: the first picture that decodes. Unknown until then.
@@ -89,6 +91,7 @@ final class SourceStage {
         let frameRate = FrameRate(of: input, options: options)
         converter = FrameRateConverter(frameRate: frameRate)
         closedCaptions = if case .whole = window, video != nil { try ClosedCaptionTrack(frameRate: frameRate) } else { nil }
+        chunkCaptions = if case .chunk = window { ChunkCaptions() } else { nil }
         sourceFrameDuration = sourceRate.isPositive ? sourceRate.inverse.value : 1.0 / 30
         elementaryClock = InputPolicy.elementaryStreamFormats.contains(input.formatName) ? 0 : nil
         pictureLimits = PictureLimits(input: input)
@@ -154,9 +157,12 @@ final class SourceStage {
         let frame = try Frame()
         return try withoutActuallyEscaping(video) { video in
             try withoutActuallyEscaping(sendAudio) { sendAudio in
-                let outputs = Outputs(video: { [frameRate, frames, closedCaptions] picture, index in
+                let outputs = Outputs(video: { [frameRate, frames, closedCaptions, chunkCaptions] picture, index in
                     guard frames.contains(index) else { return }
-                    if let captions = picture.closedCaptions { closedCaptions?.add(captions, frame: index) }
+                    if let captions = picture.closedCaptions {
+                        closedCaptions?.add(captions, frame: index)
+                        chunkCaptions?.record(captions, frame: index)
+                    }
                     try video(picture, frameRate.isKeyframe(index))
                 }, audio: sendAudio)
                 try decodeAll(packet: packet, frame: frame, outputs: outputs, progress: progress)

@@ -2,8 +2,9 @@ import Foundation
 
 extension TranscodeJob {
     /// Writes each text subtitle track as WebVTT on the video's segment boundaries, its cues moved onto the
-    /// title's timeline, and after them the CEA-608 channel the pictures carried that `cc_dec` read.
-    func subtitleRenditions(of source: SourceStage, videoSegments: [Segment], duration: Double) throws -> [AlternateRendition] {
+    /// title's timeline, and after them the CEA-608 channel of the pictures' `captions` that `cc_dec` read.
+    func subtitleRenditions(of source: SourceStage, closedCaptions captions: ClosedCaptionTrack?, videoSegments: [Segment],
+                            duration: Double) throws -> [AlternateRendition] {
         let defaultTrack = source.subtitleTracks.firstIndex { $0.isDefault }
         let tracks = try source.subtitleTracks.enumerated().map { index, track in
             let cues = track.cues.compactMap { cue -> SubtitleCue? in
@@ -16,7 +17,7 @@ extension TranscodeJob {
                                       isDefault: index == defaultTrack, isForced: track.isForced,
                                       segments: try WebVTTWriter.write(cues, videoSegments: videoSegments, to: directory))
         }
-        guard let captions = source.closedCaptions, let channel = source.closedCaptionListings.first(where: \.hasWebVTT) else {
+        guard let captions, let channel = source.closedCaptionListings(of: captions).first(where: \.hasWebVTT) else {
             return tracks
         }
         let cues = captions.cues.compactMap { cue in

@@ -65,11 +65,12 @@ final class TranscodeJob: @unchecked Sendable {
         let renditions = try replaceFastStart(of: chosen.map { chosen in encoded.map { $0.at(crf: chosen.crf) } } ?? encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
                                               muxedAudio: muxedAudio)
         let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
-        let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
+        let subtitles = try subtitleRenditions(of: source, closedCaptions: source.closedCaptions,
+                                               videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,
                            chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration),
-                           closedCaptions: source.closedCaptionListings)
-        tracks = source.trackListings
+                           closedCaptions: source.closedCaptionListings(of: source.closedCaptions))
+        tracks = source.trackListings(closedCaptions: source.closedCaptions)
         return (duration, renditions, audio)
     }
 
@@ -153,10 +154,11 @@ final class TranscodeJob: @unchecked Sendable {
         let writers = try makeAudioWriters(source, publisher: publisher)
         let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
         let audio = try finish(descriptions, writers: writers, duration: duration)
-        let subtitles = try subtitleRenditions(of: source, videoSegments: audio.first?.segments ?? [], duration: duration)
+        let subtitles = try subtitleRenditions(of: source, closedCaptions: nil, videoSegments: audio.first?.segments ?? [],
+                                               duration: duration)
         try writePlaylists([], audio: audio, subtitles: subtitles,
                            chapters: ChapterList.onTimeline(chapters, start: source.timelineStart, duration: duration))
-        tracks = source.trackListings
+        tracks = source.trackListings(closedCaptions: nil)
         return (duration, [], audio)
     }
 

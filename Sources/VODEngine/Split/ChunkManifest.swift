@@ -1,8 +1,9 @@
 import Foundation
 
-/// What one chunk of a split title wrote: each rung's segments and I-frames. It is written beside the segments,
-/// in the title's folder, each time every rung has closed one more segment (`complete` false: the title's
-/// coordinator publishes them while the chunk goes on), and once more when the chunk is done.
+/// What one chunk of a split title wrote: each rung's segments and I-frames, and the closed captions of the
+/// pictures of those segments. It is written beside the segments, in the title's folder, each time every rung has
+/// closed one more segment (`complete` false: the title's coordinator publishes them while the chunk goes on), and
+/// once more when the chunk is done.
 struct ChunkManifest: Codable, Equatable {
     var index: Int
     /// Whether the chunk is done; until then the manifest lists the segments every rung has closed.
@@ -10,6 +11,9 @@ struct ChunkManifest: Codable, Equatable {
     /// One rendition per rung, in ladder order; segment numbers count from the chunk's first segment, I-frame
     /// segment indices from 0 within the chunk.
     var renditions: [Rendition]
+    /// The closed captions of the pictures of the segments listed, in order, in `CaptionedPicture.encode`'s form
+    /// (base64 in the JSON); nil in a manifest written before chunks kept them.
+    var captions: Data?
 
     /// The folder, inside a title's folder, that holds the manifests; not served (`.json` is no stream file).
     static let folder = "chunks"
@@ -78,9 +82,11 @@ struct ChunkManifest: Codable, Equatable {
 }
 
 extension ChunkManifest {
-    /// The manifest of chunk `index` listing what `earlier` lists (an earlier attempt's), then `renditions`.
-    init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition]) {
+    /// The manifest of chunk `index` listing what `earlier` lists (an earlier attempt's), then `renditions` and
+    /// the `captions` of their pictures.
+    init(index: Int, complete: Bool, after earlier: ChunkManifest?, renditions: [Rendition], captions: [CaptionedPicture]) {
         let this = ChunkManifest(index: index, complete: complete, renditions: renditions)
         self = earlier.map { ChunkManifest(index: index, complete: complete, renditions: Self.stitch([$0, this])) } ?? this
+        self.captions = (earlier?.captions ?? Data()) + CaptionedPicture.encode(captions)
     }
 }

@@ -101,7 +101,9 @@ public final class SplitTitle: @unchecked Sendable {
     }
 
     /// Writes the final playlists once every chunk is done and `readTracks` has returned, and removes the
-    /// chunks' manifests. The first segment, encoded fast, is encoded again at the rungs' own preset first.
+    /// chunks' manifests. The first segment, encoded fast, is encoded again at the rungs' own preset first. The
+    /// closed captions of every chunk's pictures are read as one stream, so the title's are those of one
+    /// transcode of the whole: announced in the master, listed in its tracks and turned into WebVTT.
     public func finish() throws -> TranscodeResult {
         let manifests = try manifestsFromStart()
         guard manifests.count == chunks.count, manifests.allSatisfy(\.complete) else {
@@ -115,12 +117,15 @@ public final class SplitTitle: @unchecked Sendable {
                                                   muxedAudio: nil)
         if job.options.segmentFormat == .fmp4 { try ChunkManifest.checkInitSegments(in: folder, renditions: renditions) }
         let duration = last.start + last.duration
-        let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments)
-        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles, chapters: ChapterList.onTimeline(
-            chapters.marked, start: chapters.timelineStart, duration: duration))
+        let captions = try ClosedCaptionTrack(frameRate: frameRate, chunks: manifests, frames: frameRate.timeBase.ticks(duration))
+        let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments,
+                                                   closedCaptions: captions)
+        try job.writePlaylists(renditions, audio: audio, subtitles: subtitles,
+                               chapters: ChapterList.onTimeline(chapters.marked, start: chapters.timelineStart, duration: duration),
+                               closedCaptions: tracks.closedCaptionListings(of: captions))
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(ChunkManifest.folder))
         return TranscodeResult(folder: folder, duration: duration, renditions: renditions, audio: audio,
-                               tracks: tracks.listings, qualityAnalysis: qualityAnalysis)
+                               tracks: tracks.listings(closedCaptions: captions), qualityAnalysis: qualityAnalysis)
     }
 
     /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any

@@ -39,8 +39,16 @@ final class TrackPass: @unchecked Sendable {
         _ = try source.run(video: { _, _ in }, audio: { try self.writers[$0].add($1) }, progress: { _ in })
     }
 
-    /// Every track of the source, each audio track with its loudness once `run` has returned.
-    var listings: [TrackListing] { source.trackListings }
+    /// Every track of the source, each audio track with its loudness once `run` has returned, and the video with
+    /// the channels of the `closedCaptions` its chunks' pictures carry.
+    func listings(closedCaptions: ClosedCaptionTrack) -> [TrackListing] {
+        source.trackListings(closedCaptions: closedCaptions)
+    }
+
+    /// The master's announcements of the channels of the `closedCaptions` the chunks' pictures carry.
+    func closedCaptionListings(of closedCaptions: ClosedCaptionTrack) -> [ClosedCaptionListing] {
+        source.closedCaptionListings(of: closedCaptions)
+    }
 
     /// How many segments every audio rendition has closed; nil when there is no audio.
     var closedSegments: Int? {
@@ -57,10 +65,12 @@ final class TrackPass: @unchecked Sendable {
         }
     }
 
-    /// Closes the audio renditions at the title's end, `duration`, and cuts the subtitles on `videoSegments`;
-    /// only once `run` has returned.
-    func finish(duration: Double, videoSegments: [Segment]) throws -> (audio: [AlternateRendition], subtitles: [AlternateRendition]) {
+    /// Closes the audio renditions at the title's end, `duration`, and cuts the subtitles, the chunks'
+    /// `closedCaptions` among them, on `videoSegments`; only once `run` has returned.
+    func finish(duration: Double, videoSegments: [Segment], closedCaptions: ClosedCaptionTrack) throws
+        -> (audio: [AlternateRendition], subtitles: [AlternateRendition]) {
         let audio = try job.finish(descriptions, writers: writers, duration: duration)
-        return (audio, try job.subtitleRenditions(of: source, videoSegments: videoSegments, duration: duration))
+        return (audio, try job.subtitleRenditions(of: source, closedCaptions: closedCaptions, videoSegments: videoSegments,
+                                                  duration: duration))
     }
 }

@@ -38,16 +38,24 @@ extension Transcoder {
             let file = try MediaProber.open(path: input, cancellation: cancellation)
             guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }
             let rest = earlier.map { chunk.resumed(after: $0, frameRate: FrameRate(of: file, options: options), durations: options.segmentDurations) } ?? chunk
-            if let earlier, let end = chunk.endFrame, rest.startFrame >= end {
-                return try ChunkManifest(index: chunk.index, complete: true, renditions: earlier.renditions).write(to: folder)
+            if var done = earlier, let end = chunk.endFrame, rest.startFrame >= end {
+                done.complete = true
+                return try done.write(to: folder)
             }
             let source = try SourceStage(input: file, options: options, window: .chunk(rest))
+            let (captions, frameRate, durations) = (source.chunkCaptions, source.frameRate, options.segmentDurations)
+            // A manifest lists the captions of the pictures of the segments it lists, so that a next attempt, which
+            // goes on after them, neither loses nor repeats any.
             let publisher = LivePublisher(plan: chunk.rungs, audio: []) { renditions, _, _ in
-                try ChunkManifest(index: chunk.index, complete: false, after: earlier, renditions: renditions).write(to: folder)
+                let listed = ChunkManifest(index: chunk.index, complete: false, renditions: renditions)
+                let end = rest.resumed(after: listed, frameRate: frameRate, durations: durations).startFrame
+                try ChunkManifest(index: chunk.index, complete: false, after: earlier, renditions: renditions,
+                                  captions: captions?.pictures(before: end) ?? []).write(to: folder)
             }
             let (_, renditions) = try job.encode(rest.rungs, video: video, source: source, muxedAudio: nil, audioWriters: [],
                                                  publisher: publisher, firstSegment: rest.firstSegment)
-            try ChunkManifest(index: chunk.index, complete: true, after: earlier, renditions: renditions).write(to: folder)
+            try ChunkManifest(index: chunk.index, complete: true, after: earlier, renditions: renditions,
+                              captions: captions?.pictures() ?? []).write(to: folder)
         } catch {
             if cancellation.isCancelled, (error as? FFmpegError)?.isCancellation ?? (error is CancellationError) {
                 throw CancellationError()

@@ -10,9 +10,12 @@ struct CaptionCarry {
     /// Keeps the triplets of `captions` that hold data (valid, and not CEA-608 padding).
     mutating func carry(_ captions: [UInt8]?) {
         guard let captions else { return }
-        for index in stride(from: 0, to: captions.count - 2, by: 3) where Self.holdsData(captions[index..<index + 3]) {
-            carried += captions[index..<index + 3]
-        }
+        carried += Self.dataTriplets(of: captions)
+    }
+
+    /// The triplets of `captions` that hold data, in order: valid, and not CEA-608 padding.
+    static func dataTriplets(of captions: [UInt8]) -> [UInt8] {
+        stride(from: 0, to: captions.count - 2, by: 3).filter { holdsData(captions[$0..<$0 + 3]) }.flatMap { captions[$0..<$0 + 3] }
     }
 
     /// The carried triplets followed by `captions`, at most `maximumTriplets` of them, leaving the rest for the

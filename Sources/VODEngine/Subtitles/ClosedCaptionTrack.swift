@@ -1,8 +1,9 @@
 import VODFFmpeg
 
-/// The CEA-608 captions a source carries in its video (ATSC A/53 user data), gathered from the output pictures as
-/// the source stage emits them: which channels are present, and their text as cues, read by libavcodec's `cc_dec`
-/// on the title's timeline.
+/// The closed captions a source carries in its video (ATSC A/53 user data), gathered from the output pictures as
+/// the source stage emits them (or, for a split title, as its chunks kept them): which CEA-608 channels and
+/// CEA-708 services are present, and the CEA-608 text as cues, read by libavcodec's `cc_dec` on the title's
+/// timeline.
 final class ClosedCaptionTrack {
     private let decoder: Codec
     private let frameRate: FrameRate
@@ -14,9 +15,6 @@ final class ClosedCaptionTrack {
         self.frameRate = frameRate
         decoder = try Codec.closedCaptionDecoder(timeBase: frameRate.timeBase)
     }
-
-    /// Whether any picture carried CEA-608 captions.
-    var isPresent: Bool { !channels.present.isEmpty }
 
     /// Reads the captions of output picture `index`; a picture whose captions do not decode is skipped, as a
     /// player would.
