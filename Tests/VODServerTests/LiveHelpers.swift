@@ -66,6 +66,9 @@ final class ServerProcess: @unchecked Sendable {
         ] + arguments, log: log)
     }
 
+    /// A test that ends early, by a failed expectation or a thrown error, leaves no server behind.
+    deinit { endIfRunning(process) }
+
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// The process id of `vod serve` itself: the tracer's child when traced.
@@ -93,6 +96,18 @@ final class ServerProcess: @unchecked Sendable {
     func exitStatus() async throws -> Int32 {
         try await waitUntil("vod serve exits", timeout: 30) { !self.process.isRunning }
         return process.terminationStatus
+    }
+}
+
+/// Ends `process` (and its children, such as a traced server) if it still runs, stopped or not, so that a test
+/// that failed part-way leaves no `vod` process transcoding beside the tests that follow.
+func endIfRunning(_ process: Process) {
+    guard process.isRunning else { return }
+    let pid = process.processIdentifier
+    let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+    for target in children.split(separator: " ").compactMap({ Int32($0) }) + [pid] {
+        kill(target, SIGCONT)
+        kill(target, SIGKILL)
     }
 }
 

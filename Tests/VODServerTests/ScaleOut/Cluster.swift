@@ -76,6 +76,9 @@ final class WorkerProcess: @unchecked Sendable {
         ] + Cluster.encoding + arguments, log: log)
     }
 
+    /// A test that ends early leaves no worker behind, a stopped one included.
+    deinit { endIfRunning(process) }
+
     var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` without waiting.
