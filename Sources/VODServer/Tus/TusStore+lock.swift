@@ -10,6 +10,9 @@ extension TusStore {
         guard descriptor >= 0 else { throw APIError.uploadNotFound }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw APIError.uploadBusy }
+        // Unlocked before the close: a process forked meanwhile holds the descriptor until it execs, and with it
+        // the lock, so the next request would be refused as busy.
+        defer { _ = flock(descriptor, LOCK_UN) }
         return try await body()
     }
 }

@@ -24,6 +24,8 @@ struct IngestLock: Sendable {
             guard errno == EWOULDBLOCK, ContinuousClock.now < deadline else { throw LockBusy() }
             try await Task.sleep(for: .milliseconds(20))
         }
+        // Unlocked before the close, which a process forked meanwhile would delay until it execs.
+        defer { _ = flock(descriptor, LOCK_UN) }
         return try await body()
     }
 
