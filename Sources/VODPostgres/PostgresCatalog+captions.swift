@@ -6,7 +6,7 @@ extension PostgresCatalog {
         try await transaction { connection in
             let touched = try await connection.query(
                 "UPDATE media SET updated_at = \(unescaped: pgNow) WHERE id = \(caption.mediaID) RETURNING id", logger: logger
-            ).collect()
+            )
             guard !touched.isEmpty else { return nil }
             if caption.isDefault {
                 try await connection.query("UPDATE captions SET is_default = false WHERE media_id = \(caption.mediaID)", logger: logger)
@@ -16,7 +16,7 @@ extension PostgresCatalog {
                 INSERT INTO captions (media_id, language, name, is_default)
                 VALUES (\(caption.mediaID), \(caption.language), \(caption.name), \(caption.isDefault)) RETURNING *
                 """, logger: logger
-            ).collect()
+            )
             return try rows.first.map { try Caption(postgres: $0.makeRandomAccess()) }
         }
     }
@@ -29,7 +29,7 @@ extension PostgresCatalog {
         try await transaction { connection in
             let rows = try await connection.query(
                 "DELETE FROM captions WHERE id = \(id) AND media_id = \(mediaID) RETURNING *", logger: logger
-            ).collect()
+            )
             guard let row = rows.first else { return nil }
             try await connection.query("UPDATE media SET updated_at = \(unescaped: pgNow) WHERE id = \(mediaID)", logger: logger)
             return try Caption(postgres: row.makeRandomAccess())

@@ -7,7 +7,7 @@ extension PostgresCatalog {
             let leased = try await connection.query(
                 "SELECT id FROM media WHERE id = \(job.id) AND status = 'processing' AND lease_token = \(job.token) FOR SHARE",
                 logger: logger
-            ).collect()
+            )
             guard !leased.isEmpty else { return false }
             try await connection.query("DELETE FROM chunks WHERE media_id = \(job.id)", logger: logger)
             try await connection.query(

@@ -10,7 +10,7 @@ extension PostgresCatalog {
             let rows = try await connection.query(
                 "INSERT INTO events (type, media_id, item) VALUES (\(type.rawValue), \(item.id), \(itemJSON)) RETURNING *",
                 logger: logger
-            ).collect()
+            )
             return try MediaEvent(postgres: rows[0].makeRandomAccess())
         }
     }

@@ -135,13 +135,10 @@ extension PostgresCatalog {
 
     /// Applies the migrations this database has not had yet.
     func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7305002)", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS vod_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT \(unescaped: pgNow))", logger: logger)
-            var applied: Set<String> = []
-            for try await name in try await connection.query("SELECT name FROM vod_migrations", logger: logger).decode(String.self) {
-                applied.insert(name)
-            }
+            let applied = Set(try await connection.query("SELECT name FROM vod_migrations", logger: logger).map { try $0.decode(String.self) })
             for migration in Self.migrations where !applied.contains(migration.name) {
                 for statement in migration.sql {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -77,7 +77,8 @@ extension PostgresCatalog {
             bindings.append(deadWorkers)
             var expired: [ExpiredLease] = []
             let locked = PostgresQuery(unsafeSQL: "SELECT id, lease_token FROM media WHERE \(lapsed) ORDER BY id FOR UPDATE", binds: bindings)
-            for try await (id, token) in try await connection.query(locked, logger: logger).decode((Int64, Int64).self) {
+            for row in try await connection.query(locked, logger: logger) {
+                let (id, token) = try row.decode((Int64, Int64).self)
                 expired.append(ExpiredLease(id: id, token: token))
             }
             var failBindings = bindings
@@ -87,15 +88,13 @@ extension PostgresCatalog {
                     error = 'Transcoding was interrupted ' || attempts || ' times (its worker stopped or lost its lease while it ran); giving up'
                 WHERE \(lapsed) AND attempts >= $2 RETURNING id
                 """, binds: failBindings)
-            var failed: [Int64] = []
-            for try await id in try await connection.query(failing, logger: logger).decode(Int64.self) { failed.append(id) }
+            let failed = try await connection.query(failing, logger: logger).map { try $0.decode(Int64.self) }
             let requeueing = PostgresQuery(unsafeSQL: """
                 UPDATE media SET status = 'pending', progress = 0, lease_worker = NULL, lease_expires_at = NULL,
                     updated_at = \(pgNow)
                 WHERE \(lapsed) RETURNING id
                 """, binds: bindings)
-            var requeued: [Int64] = []
-            for try await id in try await connection.query(requeueing, logger: logger).decode(Int64.self) { requeued.append(id) }
+            let requeued = try await connection.query(requeueing, logger: logger).map { try $0.decode(Int64.self) }
             return RecoveryReport(requeued: requeued.sorted(), failed: failed.sorted(), expired: expired)
         }
         if !report.requeued.isEmpty { try await notifyWorkers() }

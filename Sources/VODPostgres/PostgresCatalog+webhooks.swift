@@ -5,25 +5,19 @@ extension PostgresCatalog {
     public func scheduleWebhookDeliveries(urls: [String]) async throws -> Int {
         try await transaction { connection in
             try await connection.query("LOCK TABLE webhook_cursors IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-            var newest: Int64 = 0
-            for try await id in try await connection.query("SELECT coalesce(max(id), 0) FROM events", logger: logger).decode(Int64.self) {
-                newest = id
-            }
+            let newest = try await connection.query("SELECT coalesce(max(id), 0) FROM events", logger: logger).first?.decode(Int64.self) ?? 0
             var queued = 0
             for url in urls {
-                var cursor: Int64?
-                for try await id in try await connection.query(
+                let cursor = try await connection.query(
                     "SELECT last_event_id FROM webhook_cursors WHERE url = \(url)", logger: logger
-                ).decode(Int64.self) {
-                    cursor = id
-                }
+                ).last?.decode(Int64.self)
                 if let cursor {
                     queued += try await connection.query(
                         """
                         INSERT INTO webhook_deliveries (url, event_id)
                         SELECT \(url), id FROM events WHERE id > \(cursor) AND id <= \(newest) ORDER BY id RETURNING id
                         """, logger: logger
-                    ).collect().count
+                    ).count
                 }
                 try await connection.query(
                     """

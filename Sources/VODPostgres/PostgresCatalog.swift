@@ -78,11 +78,6 @@ public final class PostgresCatalog: MediaCatalog, Sendable {
         }
     }
 
-    /// Runs `body` in a transaction on one connection of the pool.
-    func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
-        try await available { try await client.withTransaction(logger: logger) { try await body($0) } }
-    }
-
     /// Runs `body`, turning the errors of an unreachable or restarting server into `CatalogUnavailable`.
     @discardableResult
     func available<Value>(_ body: () async throws -> Value) async throws -> Value {
@@ -93,15 +88,6 @@ public final class PostgresCatalog: MediaCatalog, Sendable {
         } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
             // The pool has failed to connect for a while and fails requests at once until it connects again.
             throw CatalogUnavailable("PostgreSQL is unavailable: no connection could be made for a while")
-        } catch let error as PostgresTransactionError {
-            let cause = error.beginError ?? error.closureError ?? error.commitError
-            if let cause = cause as? PSQLError, Self.isUnavailable(cause) {
-                throw CatalogUnavailable("PostgreSQL is unavailable: \(cause.code)")
-            }
-            if let cause = cause as? ConnectionPoolError, cause == .connectionCreationCircuitBreakerTripped {
-                throw CatalogUnavailable("PostgreSQL is unavailable: no connection could be made for a while")
-            }
-            throw error
         }
     }
 

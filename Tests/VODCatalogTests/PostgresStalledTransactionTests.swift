@@ -38,3 +38,43 @@ import VODTestSupport
         #expect(stillThere.map(\.id) == [event.id], "the appended event is committed and readable")
     }
 }
+
+extension PostgresStalledTransactionTests {
+    /// The frozen process, once awake, is told its transaction is gone: the statement it sends next fails, the
+    /// transaction fails with it, and the catalog goes on with a new connection. (A worker woken from SIGSTOP
+    /// waited forever here on a progress event, and with it the whole job.)
+    @Test func aTransactionTheServerEndedFailsWhenItsProcessWakes() async throws {
+        let url = try await ThrowawayPostgres.shared().makeDatabase()
+        let logger = Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let frozen = try await PostgresCatalog.connect(url: url, logger: logger)
+        defer { frozen.shutdown() }
+        let item = try await frozen.insert(CatalogStore.newMedia("clip"))
+        let started = ContinuousClock.now
+        // The first of the transaction's end and a deadline; a transaction that hangs is left behind, not awaited.
+        let (outcomes, report) = AsyncStream.makeStream(of: String.self)
+        Task {
+            do {
+                try await frozen.transaction { connection in
+                    try await connection.query("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+                    try await Task.sleep(for: .seconds(PostgresURL.idleTransactionTimeout + 2))
+                    try await connection.query("SELECT 1", logger: logger)
+                }
+                report.yield("committed")
+            } catch {
+                report.yield("failed: \(type(of: error))")
+            }
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(PostgresURL.idleTransactionTimeout + 30))
+            report.yield("still waiting")
+        }
+        defer { deadline.cancel() }
+        var outcome = ""
+        for await first in outcomes {
+            outcome = first
+            break
+        }
+        #expect(outcome == "failed: CatalogUnavailable", "after \(ContinuousClock.now - started)")
+        #expect(try await frozen.media(id: item.id)?.id == item.id, "the catalog answers again")
+    }
+}

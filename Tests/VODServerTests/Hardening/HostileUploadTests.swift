@@ -21,18 +21,22 @@ import VODTestSupport
             tracer: ["strace", "-f", "--seccomp-bpf", "-e", "trace=open,openat,openat2,connect", "-o", trace.path]
         )
         let startupTrace = try Data(contentsOf: trace).count
-        var memory: [Int] = []
+        // The corpus goes through twice: the first pass also warms up what the server allocates once (codec
+        // tables, thread stacks, its malloc arenas), so the second shows what each upload leaves behind.
+        var memory: [[Int]] = [[], []]
         var outcomes: [HostileCorpus.Outcome: Int] = [:]
-        for (file, path) in files {
-            let (outcome, reason) = try await push(path, to: server, folders: folders)
-            outcomes[outcome, default: 0] += 1
-            print("corpus: \(file) → \(outcome.rawValue) \(reason)")
-            #expect(file.allowed.contains(outcome), "\(file): \(outcome) (\(reason))")
-            if let expected = file.reasonContains {
-                #expect(reason.contains(expected), "\(file): \(reason)")
+        for pass in memory.indices {
+            for (file, path) in files {
+                let (outcome, reason) = try await push(path, to: server, folders: folders)
+                outcomes[outcome, default: 0] += 1
+                #expect(file.allowed.contains(outcome), "\(file): \(outcome) (\(reason))")
+                if let expected = file.reasonContains {
+                    #expect(reason.contains(expected), "\(file): \(reason)")
+                }
+                #expect(try await server.isHealthy(), "the server still answers after \(file)")
+                memory[pass].append(residentMemory(of: server.serverPID))
+                print("corpus, pass \(pass + 1): \(file) → \(outcome.rawValue) \(reason); resident \(memory[pass].last! >> 20) MB")
             }
-            #expect(try await server.isHealthy(), "the server still answers after \(file)")
-            memory.append(residentMemory(of: server.serverPID))
         }
         for item in try await folders.items() where item.status == .ready {
             let stream = "\(server.url)/api/media/\(item.id)/stream"
@@ -53,9 +57,10 @@ import VODTestSupport
         let items = try await folders.items()
         let rotated = try #require(items.first { $0.sourceFileName == "rotated.mp4" })
         #expect(rotated.variantsJSON?.contains(#""height":320"#) == true, "the rotated clip became portrait")
-        #expect(outcomes.values.reduce(0, +) == HostileCorpus.files.count)
+        #expect(outcomes.values.reduce(0, +) == 2 * HostileCorpus.files.count)
         #expect(peak < 400 << 20, "peak resident memory \(peak >> 20) MB")
-        #expect(memory.last! - memory.first! < 64 << 20, "resident memory went from \(memory.first! >> 20) to \(memory.last! >> 20) MB")
+        let (before, after) = (memory[0].last!, memory[1].last!)
+        #expect(after - before < 16 << 20, "the second pass took resident memory from \(before >> 20) to \(after >> 20) MB")
         print("corpus outcomes: \(outcomes.map { "\($0.key.rawValue) \($0.value)" }.sorted()), peak \(peak >> 20) MB")
     }
 
