@@ -17,8 +17,6 @@ extension Tag {
     @Tag public static var processes: Self
     /// Measures a timeline against the real clock, so it runs alone rather than beside other tests.
     @Tag public static var realTime: Self
-    /// Stops or restarts what every test shares (the throwaway PostgreSQL server), so it runs alone.
-    @Tag public static var exclusive: Self
 }
 
 extension Trait where Self == ConditionTrait {

@@ -12,13 +12,17 @@ public final class ThrowawayPostgres: Sendable {
     let serverOptions: String
     private static let started = Mutex<Task<ThrowawayPostgres, any Error>?>(nil)
 
+    /// A server of the caller's own, for a test that stops or restarts it and so must not share it; stopped when
+    /// the test process exits.
+    public static func own() async throws -> ThrowawayPostgres {
+        do { return try await ThrowawayPostgres() } catch { throw ToolError(description: "\(error)") }
+    }
+
     /// The server of this test process, started on first use; tests that ask meanwhile wait for that start.
     public static func shared() async throws -> ThrowawayPostgres {
         let start = started.withLock { started in
             if started == nil {
-                started = Task {
-                    do { return try await ThrowawayPostgres() } catch { throw ToolError(description: "\(error)") }
-                }
+                started = Task { try await own() }
             }
             return started!
         }

@@ -17,11 +17,11 @@ if ((QUICK)); then
   G_SIZE=640x360 G_SECONDS=2
   I_SIZE=640x360 I_SECONDS=2
   J_SIZE=640x360 J_SECONDS=1 J_JOBS=4 J_WORKERS=(1 2)
-  K_SIZE=640x360 K_LENGTHS=(4 20) K_WORKERS=(1 2) K_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6)
+  K_SIZE=640x360 K_LENGTHS=(4 14) K_WORKERS=(1 2) K_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6)
   C_MIB=64 L_CHUNK_MIB=16
   M_SIZE=640x360 M_SECONDS=2 M_CLIENTS=100
   T_SIZE=640x360 T_SECONDS=4 T_CLIENTS=16 T_FLOOD_SECONDS=3
-  P_SIZE=640x360 P_SECONDS=24 P_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6) # split, as the full run's title is
+  P_SIZE=640x360 P_SECONDS=16 P_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6) # split, as the full run's title is
   Q_SIZE=640x360 Q_SECONDS=2 Q_NATURAL=0 # the synthetic clips only
   H_ITEMS=1000 H_ITEMS_TEXT=1,000
   WRK_ARGS=(-t2 -c16 -d1s)

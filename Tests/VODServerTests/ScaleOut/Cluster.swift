@@ -5,7 +5,7 @@ import VODPostgres
 import VODTestSupport
 
 /// Several `vod` processes sharing one PostgreSQL catalog (a fresh database on the test process's throwaway
-/// server) and one media and output folder, as machines sharing a mount would.
+/// server, or on a server of the test's own) and one media and output folder, as machines sharing a mount would.
 struct Cluster {
     let directory: TemporaryDirectory
     let database: String
@@ -18,9 +18,10 @@ struct Cluster {
     /// A small ladder and a fast preset, so that clips transcode in about a second.
     static let encoding = ["--ladder", "240p:320x240@300k", "--preset", "superfast"]
 
-    init() async throws {
+    init(server: ThrowawayPostgres? = nil) async throws {
         directory = try TemporaryDirectory()
-        database = try await ThrowawayPostgres.shared().makeDatabase()
+        let server = if let server { server } else { try await ThrowawayPostgres.shared() }
+        database = try await server.makeDatabase()
         catalog = try await PostgresCatalog.connect(url: database, logger: Logger(label: "vod-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         for folder in [media, output] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
