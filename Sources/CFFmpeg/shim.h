@@ -169,6 +169,13 @@ static inline void vod_log_capture_init(VODLogCapture *capture) {
 /// Releases a capture's lock.
 static inline void vod_log_capture_destroy(VODLogCapture *capture) { pthread_mutex_destroy(&capture->lock); }
 
+/// Gives the memory glibc's malloc holds free back to the system (malloc_trim); does nothing on other C libraries.
+static inline void vod_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 /// Caps glibc's malloc arenas at `count` (mallopt's M_ARENA_MAX); does nothing on other C libraries.
 static inline int vod_limit_malloc_arenas(int count) {
 #ifdef __GLIBC__

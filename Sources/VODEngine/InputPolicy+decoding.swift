@@ -27,13 +27,13 @@ extension InputPolicy {
                 + "(an hour at 30 frames a second), the most this service reads from such a file")
     }
 
-    /// Throws `MediaError.invalid` for a decoded picture larger than `maximumSide` or `maximumPixels`, after
-    /// `pictures` pictures of the stream were within them: its size changed mid-stream.
-    static func checkDecodedPicture(width: Int, height: Int, after pictures: Int) throws {
+    /// Throws `MediaError.invalid` for a decoded picture larger than `maximumSide` or `maximumPixels`: the
+    /// stream's size changed mid-stream. The message does not count the pictures before it: with frame threads, how
+    /// many the decoder has returned when it refuses a picture depends on their timing (99 or 100 of the same file).
+    static func checkDecodedPicture(width: Int, height: Int) throws {
         guard max(width, height) <= maximumSide, width * height <= maximumPixels else {
             throw MediaError.invalid(
-                "the video changes to \(width)×\(height) pixels after \(pictures) pictures, "
-                    + "more than the 8192×4320 this service transcodes")
+                "the video changes to \(width)×\(height) pixels mid-stream, more than the 8192×4320 this service transcodes")
         }
     }
 }

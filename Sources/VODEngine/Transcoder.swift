@@ -31,7 +31,8 @@ public struct Transcoder: Sendable {
     ) async throws -> TranscodeResult {
         let cancellation = CancellationFlag()
         return try await DedicatedThread.run("vod.decode", cancellation: cancellation) {
-            try transcodeBlocking(input: input, outputDirectory: outputDirectory,
+            defer { MallocArenas.releaseFreeMemory() }
+            return try transcodeBlocking(input: input, outputDirectory: outputDirectory,
                                   cancellation: cancellation, progress: progress, onPublish: onPublish)
         }
     }

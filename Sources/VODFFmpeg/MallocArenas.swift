@@ -9,4 +9,12 @@ public enum MallocArenas {
     public static func limitForLongRunningProcess() {
         _ = vod_limit_malloc_arenas(2)
     }
+
+    /// Gives the memory the arenas hold free back to the system. A transcode frees tens of megabytes of
+    /// pictures and encoder state at its end, which glibc otherwise keeps for the process: a server's resident
+    /// memory then rose with the interleaving of its threads (3 MB over seven ladders on an idle machine, 16 MB
+    /// on a loaded one) though nothing was lost.
+    public static func releaseFreeMemory() {
+        vod_release_free_memory()
+    }
 }

@@ -42,7 +42,7 @@ struct InputLimitTests {
         #expect(try MediaProber.probe(path: file).video?.width == 320, "the probe sees the first pictures only")
         let output = directory.url.appendingPathComponent("out").path
         await #expect(throws: MediaError.invalid(
-            "the video changes to 8000×8000 pixels after 100 pictures, more than the 8192×4320 this service transcodes")) {
+            "the video changes to 8000×8000 pixels mid-stream, more than the 8192×4320 this service transcodes")) {
             try await Transcoder(options: TranscodeOptions(preset: "ultrafast")).transcode(input: file, outputDirectory: output)
         }
         #expect(!FileManager.default.fileExists(atPath: output), "the failed transcode left nothing")

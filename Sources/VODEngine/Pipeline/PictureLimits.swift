@@ -15,7 +15,7 @@ struct PictureLimits {
 
     /// Throws when `frame`, the next decoded picture, is beyond the limits.
     mutating func check(_ frame: Frame) throws {
-        try InputPolicy.checkDecodedPicture(width: Int(frame.width), height: Int(frame.height), after: pictures)
+        try InputPolicy.checkDecodedPicture(width: Int(frame.width), height: Int(frame.height))
         pictures += 1
         if untimed, pictures > InputPolicy.maximumUntimedPictures { throw InputPolicy.untimedLengthError }
     }
@@ -23,7 +23,7 @@ struct PictureLimits {
     /// Throws when `decoder` refused to allocate a picture because it has more pixels than the limit allows.
     func checkRefusals(of decoder: Codec) throws {
         guard let size = decoder.refusedPictureSize else { return }
-        try InputPolicy.checkDecodedPicture(width: size.width, height: size.height, after: pictures)
+        try InputPolicy.checkDecodedPicture(width: size.width, height: size.height)
         throw MediaError.invalid("the video holds a \(size.width)×\(size.height) picture, which could not be decoded")
     }
 }

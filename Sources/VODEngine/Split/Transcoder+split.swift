@@ -13,6 +13,7 @@ extension Transcoder {
     public func encodeChunk(input: String, outputDirectory: String, chunk: ChunkSpec, yield: FrontierYield? = nil) async throws {
         let cancellation = CancellationFlag()
         try await DedicatedThread.run("vod.chunk", cancellation: cancellation) {
+            defer { MallocArenas.releaseFreeMemory() }
             if chunk.index > 0 { RungPriority.yieldToFirstChunk() }
             return try encodeChunkBlocking(input: input, outputDirectory: outputDirectory, chunk: chunk, yield: yield,
                                            cancellation: cancellation)

@@ -45,8 +45,7 @@ import VODTestSupport
         case .hugeSPS, .eightHugeStreams:
             "The uploaded file is not a playable video: the video claims 16000×16000 pixels, more than the 8192×4320 this service transcodes"
         case .growsMidStream:
-            "Transcoding failed: the video changes to 8000×8000 pixels after 100 pictures, "
-                + "more than the 8192×4320 this service transcodes"
+            "Transcoding failed: the video changes to 8000×8000 pixels mid-stream, more than the 8192×4320 this service transcodes"
         case .millionSkipFrames:
             "The uploaded file is not a playable video: the video has no duration and holds more than 108000 pictures (an hour at 30 frames a second), "
                 + "the most this service reads from such a file"
