@@ -13,7 +13,6 @@ import VODCatalog
 /// still open, where no close can come in between.
 struct TransactionConnection: Sendable {
     let connection: PostgresConnection
-    let logger: Logger
 
     /// Runs `query` and returns all its rows.
     @discardableResult
@@ -36,7 +35,7 @@ extension PostgresCatalog {
     func transaction<Value: Sendable>(_ body: (TransactionConnection) async throws -> Value) async throws -> Value {
         try await available {
             try await client.withConnection { connection in
-                let transaction = TransactionConnection(connection: connection, logger: logger)
+                let transaction = TransactionConnection(connection: connection)
                 try await transaction.query("BEGIN", logger: logger)
                 do {
                     let value = try await body(transaction)
