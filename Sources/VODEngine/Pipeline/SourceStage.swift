@@ -283,8 +283,11 @@ final class SourceStage {
         if isVideo { try pictureLimits.checkRefusals(of: decoder) }
     }
 
-    /// Counts a decoding error, and gives up once the input is mostly damage.
+    /// Counts a decoding error, and gives up once the input is mostly damage. A video error may be a picture the
+    /// decoder refused for its size, which ends the decode at once: a frame thread notes the refusal only when it
+    /// decodes the picture, and its error may come back from the drain, after which no packet is sent.
     private func count(_ error: FFmpegError, from decoder: Codec) throws {
+        if decoder === videoDecoder { try pictureLimits.checkRefusals(of: decoder) }
         if decoder === videoDecoder, firstVideoDecodeError == nil { firstVideoDecodeError = error }
         decodeErrors += 1
         if decodeErrors > 1000 {
