@@ -8,11 +8,9 @@ import Synchronization
 /// rendition listed exists, and segment k is listed in every rendition of a group at once. For a chunk it
 /// records its progress, which the title's coordinator publishes.
 ///
-/// The rungs come in groups (`RungGroups`): the first, with the audio renditions, is listed from its first
-/// segment and makes the title playable once its own pace stays ahead of a player (`PublicationPace`); each
-/// other group, encoded beside it at a lower priority, is listed (joins the master) once its own pace stays
-/// ahead of a player starting then, or once it is complete. A group is never listed again without its rungs, so
-/// a player keeps the rungs it was offered.
+/// The rungs come in groups (`RungGroups`): the first, with the audio renditions, makes the title playable;
+/// each other group, encoded beside it at a lower priority, joins the master once its own pace stays ahead of a
+/// player starting then, or once it is complete.
 ///
 /// Subtitles are added by the final, complete playlists: their cues are known only once the source is read.
 final class LivePublisher: Sendable {
@@ -20,18 +18,10 @@ final class LivePublisher: Sendable {
     /// has; `segments` is how many the first group (and the audio) has.
     typealias Write = @Sendable (_ renditions: [Rendition], _ audio: [AlternateRendition], _ segments: Int) throws -> Void
 
-    /// One group of rungs: how many segments all of them have, and whether the master lists them.
-    private struct Group {
-        var rungs: [String]
-        var published = 0
-        var pace: PublicationPace?
-        var listed: Bool
-    }
-
     private struct State {
         var rungs: [String: Rendition] = [:]
         var audio: [AlternateRendition]
-        var groups: [Group]
+        var groups: RungGroups
     }
 
     private let rungOrder: [String]
@@ -45,7 +35,7 @@ final class LivePublisher: Sendable {
         rungOrder = plan.map(\.name)
         self.write = write
         onPublish = nil
-        state = Mutex(State(audio: audio, groups: [Group(rungs: plan.map(\.name), listed: true)]))
+        state = Mutex(State(audio: audio, groups: RungGroups([plan.map(\.name)], pace: nil)))
     }
 
     /// Publishes the rungs of `plan` in `groups` (of rung names; the first with the audio renditions `audio`)
@@ -56,9 +46,7 @@ final class LivePublisher: Sendable {
         rungOrder = plan.map(\.name)
         self.write = write
         self.onPublish = onPublish
-        state = Mutex(State(audio: audio, groups: groups.enumerated().map { index, rungs in
-            Group(rungs: rungs, pace: pace, listed: index == 0)
-        }))
+        state = Mutex(State(audio: audio, groups: RungGroups(groups, pace: pace)))
     }
 
     /// Writes the EVENT playlists of a title into `folder`: those of the renditions listed, and the master
@@ -101,25 +89,13 @@ final class LivePublisher: Sendable {
     private func publishing(_ change: (inout State) -> Void) throws {
         try state.withLock { state in
             change(&state)
-            var changed = false
-            var makesPlayable = false
-            let now = ContinuousClock.now
-            for index in state.groups.indices {
-                var counts = state.groups[index].rungs.map { state.rungs[$0]?.segments.count ?? 0 }
-                if index == 0 { counts += state.audio.map(\.segments.count) }
-                guard let ready = counts.min(), ready > state.groups[index].published else { continue }
-                state.groups[index].published = ready
-                let staysAhead = state.groups[index].pace?.publication(of: ready, now: now).makesPlayable ?? false
-                if index == 0 { makesPlayable = staysAhead } else if staysAhead { state.groups[index].listed = true }
-                changed = changed || state.groups[index].listed
+            let counts = state.groups.groups.enumerated().map { index, group in
+                (group.rungs.map { state.rungs[$0]?.segments.count ?? 0 } + (index == 0 ? state.audio.map(\.segments.count) : [])).min() ?? 0
             }
-            guard changed, state.groups[0].published > 0 else { return }
-            let listed = state.groups.filter(\.listed)
-            let renditions = rungOrder.compactMap { name -> Rendition? in
-                guard let group = listed.first(where: { $0.rungs.contains(name) }) else { return nil }
-                return state.rungs[name]?.prefix(group.published)
-            }
-            let segments = state.groups[0].published
+            let (changed, makesPlayable) = state.groups.publish(counts)
+            guard changed else { return }
+            let renditions = rungOrder.compactMap { name in state.groups.listed(name).flatMap { state.rungs[name]?.prefix($0) } }
+            let segments = state.groups.segments
             let audio = state.audio.map { rendition in
                 var rendition = rendition
                 rendition.segments = Array(rendition.segments.prefix(segments))

@@ -12,7 +12,7 @@ extension TranscodeService {
         return try await DedicatedThread.run("vod.split", cancellation: cancellation) {
             try SplitTitle.plan(input: job.item.sourcePath, outputDirectory: output, options: options, splitAfter: after,
                                 chunkSeconds: split.chunkSeconds, firstChunkSeconds: split.firstChunkSeconds,
-                                cancellation: cancellation)
+                                groupsRungs: true, cancellation: cancellation)
         }
     }
 
@@ -63,7 +63,7 @@ extension TranscodeService {
     /// playable with the first that stays ahead of a player; and reports the share of chunks done.
     private func publishWhileEncoding(_ title: SplitTitle, job: JobLease, output: String, progressWriter: ProgressWriter,
                                       logger: Logger) async throws {
-        let rungs = title.chunks[0].rungs
+        let rungs = title.rungs
         while !Task.isCancelled {
             if let publication = try await DedicatedThread.run("vod.publish", { try title.publish() }), publication.makesPlayable {
                 await publish(job, output: output, progressWriter: progressWriter, logger: logger)
