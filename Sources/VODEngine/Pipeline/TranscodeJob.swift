@@ -193,6 +193,10 @@ final class TranscodeJob: @unchecked Sendable {
     private func makePublisher(plan: [PlannedRung], groups: [[String]], audio: [AlternateRendition], duration: Double?,
                                frameRate: FrameRate) -> LivePublisher? {
         onPublish.map { onPublish in
+            let onPublish: @Sendable (Publication) -> Void = { [progress] publication in
+                progress.listed(publication.rungs)
+                onPublish(publication)
+            }
             let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations)
             return LivePublisher(plan: plan, groups: groups, audio: audio, pace: pace, write: LivePublisher.playlists(
                 folder: staging, segmentDuration: options.segmentDuration, format: options.segmentFormat), onPublish: onPublish)
