@@ -42,8 +42,9 @@ struct RungGroups: Sendable {
         return (changed && segments > 0, makesPlayable)
     }
 
-    /// How many segments the master lists of `rung`: nil while its group is not listed.
+    /// How many segments the playlists of `rung` list: those of its group, never more than the first group (and
+    /// so the audio) has; nil while its group is not listed.
     func listed(_ rung: String) -> Int? {
-        groups.first { $0.listed && $0.rungs.contains(rung) }?.published
+        groups.first { $0.listed && $0.rungs.contains(rung) }.map { min($0.published, segments) }
     }
 }
