@@ -17,17 +17,20 @@ extension TranscodeJob {
     /// Encodes the rungs of `groups`: the first from `source`, on this thread, like `encode(_:video:…)`; each
     /// other on a thread of its own at a lower priority (`RungPriority.yieldToLeadingRungs`), from a decode of
     /// its own, so that the first group runs ahead of them instead of waiting for the slowest rung. Each
-    /// rung's encoder threads are its share of the whole `ladder`, as in one pipeline. Returns the duration and
+    /// rung's encoder threads are its share of the whole `ladder`, as in one pipeline. `firstDone` is told the
+    /// duration as soon as the first group is done, before the others are waited for. Returns the duration and
     /// the renditions in `ladder`'s order once every group is done; a group's failure stops the others.
     func encode(_ groups: [[PlannedRung]], ladder: [PlannedRung], video: VideoStreamInfo, source: SourceStage,
                 muxedAudio: AudioEncoderStage?, audioWriters: [AudioRenditionWriter], publisher: LivePublisher?,
-                pendingQuality: PendingQuality?) throws -> (duration: Double, renditions: [Rendition]) {
+                pendingQuality: PendingQuality?, firstDone: (Double) throws -> Void) throws -> (duration: Double, renditions: [Rendition]) {
         let lagging = groups.dropFirst().map { group in
             encodeLagging(group, ladder: ladder, muxesAudio: muxedAudio != nil, publisher: publisher, pendingQuality: pendingQuality)
         }
         let first = Result {
-            try encode(groups[0], video: video, source: source, muxedAudio: muxedAudio, audioWriters: audioWriters,
-                       publisher: publisher, pendingQuality: pendingQuality, ladder: ladder)
+            let encoded = try encode(groups[0], video: video, source: source, muxedAudio: muxedAudio, audioWriters: audioWriters,
+                                     publisher: publisher, pendingQuality: pendingQuality, ladder: ladder)
+            try firstDone(encoded.duration)
+            return encoded
         }
         if case .failure = first { cancellation.cancel() }
         let others = lagging.map { $0.wait() }

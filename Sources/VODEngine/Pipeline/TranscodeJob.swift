@@ -67,13 +67,16 @@ final class TranscodeJob: @unchecked Sendable {
                                       duration: file.duration, frameRate: source.frameRate)
         let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
         let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
+        // The audio renditions close with the first rungs, so that their last segment is out before the rungs behind.
+        var audio: [AlternateRendition] = []
         let (duration, encoded) = try encode(groups, ladder: plan, video: video, source: source, muxedAudio: muxedAudio,
-                                             audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending)
+                                             audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending) {
+            audio = try finish(audioRenditions, writers: audioWriters, duration: $0)
+        }
         let chosen = try pending?.pending.choice()
         qualityAnalysis = chosen ?? analysis
         let renditions = try replaceFastStart(of: chosen.map { chosen in encoded.map { $0.at(crf: chosen.crf) } } ?? encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
                                               muxedAudio: muxedAudio)
-        let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,
                            chapters: ChapterList.onTimeline(file.chapters, start: source.timelineStart, duration: duration),

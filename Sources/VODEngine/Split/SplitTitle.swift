@@ -105,7 +105,13 @@ public final class SplitTitle: @unchecked Sendable {
     /// segments every rendition of the group has, the first group no further than the audio. Returns the
     /// publication, nil when there is nothing new to list.
     public func publish() throws -> Publication? {
-        let stitched = try groups.indices.map { ChunkManifest.stitch(try manifestsFromStart(of: $0)) }
+        let manifests = try groups.indices.map { try manifestsFromStart(of: $0) }
+        let stitched = manifests.map(ChunkManifest.stitch)
+        // Once the first rungs are done, the sound is closed at their end, not at the end of the rungs behind.
+        if manifests[0].count == groups[0].count, manifests[0].allSatisfy(\.complete), tracks.isRead,
+           let last = stitched[0].first?.segments.last {
+            _ = try tracks.finish(duration: last.start + last.duration, videoSegments: stitched[0][0].segments)
+        }
         let counts = stitched.enumerated().map { group, renditions in
             guard renditions.count == chunks[groups[group].lowerBound].rungs.count else { return 0 }
             let video = renditions.map(\.segments.count).min() ?? 0
