@@ -7,13 +7,14 @@ import VODEngine
 import VODServer
 import VODTestSupport
 
-/// The goal of progressive publishing and split and stitch: a 3-minute 1080p upload on the defaults is playable
-/// while it is still encoding, never keeps a player that starts then waiting, plays to the end while encoding, and
-/// ends a conformant ladder. How soon it is playable is measured by `Scripts/bench` (section p).
+/// The goal of progressive publishing and split and stitch: a 1080p upload long enough to be split on the defaults
+/// (135 s, over the default `--split-after` of 120 s: five chunks) is playable while it is still encoding, never keeps
+/// a player that starts then waiting, plays to the end while encoding, and ends a conformant ladder. How soon a
+/// 3-minute upload is playable, in a release build, is measured by `Scripts/bench` (section p).
 @Suite(.tags(.ffmpeg, .gstreamer, .processes, .realTime), .needsExternalTools, .timeLimit(.minutes(10))) struct PlayableInSecondsTests {
-    @Test func aThreeMinute1080pUploadPlaysWhileEncodingWithoutKeepingAPlayerWaiting() async throws {
+    @Test func aSplit1080pUploadPlaysWhileEncodingWithoutKeepingAPlayerWaiting() async throws {
         let test = try TestLibrary()
-        var source = SyntheticClip(width: 1920, height: 1080, duration: 180)
+        var source = SyntheticClip(width: 1920, height: 1080, duration: 135)
         source.videoCodec = ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "23"]
         let clip = try await source.make(in: test.directory.url)
         // The defaults of `vod serve`: the client-spec ladder, veryfast, titles over 120 s split, one worker.
@@ -25,7 +26,7 @@ import VODTestSupport
         }
         try await app.test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
-            let id = try await test.curlUpload(clip, title: "Three minutes", to: server)
+            let id = try await test.curlUpload(clip, title: "Split on the defaults", to: server)
             async let timeline = PublicationTimeline.record(id: id, catalog: test.catalog, timeout: .seconds(600))
             let stream = "\(server)/api/media/\(id)/stream"
             var variants: [String] = []
@@ -54,7 +55,7 @@ import VODTestSupport
             let item = try #require(try await test.catalog.media(id: id))
             #expect(item.status == .ready, "\(item.error ?? "")")
             try await timeline.expectNoStall(in: ["720p", "1080p", "audio_0"])
-            #expect(live.frames == Int((try #require(item.duration) * 30).rounded()) && live.frames >= 5400,
+            #expect(live.frames == Int((try #require(item.duration) * 30).rounded()) && live.frames >= 135 * 30,
                     "started while encoding, played every picture to the end: \(live.frames)")
             let report = HLSConformance.check(masterURL: URL(fileURLWithPath: try #require(item.hlsPath)).appendingPathComponent("master.m3u8"))
             #expect(report.violations.map(\.description) == [])
