@@ -3,9 +3,11 @@
 From the first answer of GET /api/media/:id that says "playable": true, a player starts and plays every
 rendition of the master at 1×. It needs segment k of a rendition by its start, plus the durations of the
 segments before k, plus the time it has already waited; a segment that appears in its playlist later than
-that makes it wait (stall) until it does, and every later deadline moves by the wait. The watcher records when
-each segment first appears in each media playlist, polling them every 0.1 s on one kept-alive connection until
-each has #EXT-X-ENDLIST, and the title until "ready"; then it works out each rendition's total stall.
+that makes it wait (stall) until it does, and every later deadline moves by the wait. A rendition that joins
+the master later (a rung that could not yet stay ahead of a player) is played by a player that starts when it
+joins. The watcher records when each segment first appears in each media playlist, polling them every 0.1 s on
+one kept-alive connection until each has #EXT-X-ENDLIST, the master until the title is "ready", and the title
+until then; then it works out each rendition's total stall from the moment it was offered.
 
 The examples of `stall` check its arithmetic: python3 -m doctest Scripts/bench.d/playback.py
 """
@@ -94,13 +96,14 @@ def watch_playback(base, media_id, t_end, timeout):
     media playlists of its master and the title, every POLL_SECONDS, until every playlist has #EXT-X-ENDLIST
     and the title is "ready". Segments listed by a playlist's first answer count as there at the start (the
     player's own first request would have found them). Prints JSON {playable_s, ready_s, stall_s: {rendition:
-    seconds}, stall_max_s}, times from `t_end`."""
+    seconds}, stall_max_s, joined_s: {rendition: seconds}}, times from `t_end`; joined_s is when the master first
+    named each rendition, from `playable` on."""
     t_end, deadline = float(t_end), time.monotonic() + float(timeout)
     connection = Connection(base)
     item_path, master_path = f"/api/media/{media_id}", f"/api/media/{media_id}/stream"
     playable = ready = None
-    appeared, durations, ended = {}, {}, set()
-    players = []
+    appeared, durations, ended, joined = {}, {}, set(), {}
+    players, master_final = [], False
 
     def poll_item():
         nonlocal playable, ready
@@ -113,16 +116,20 @@ def watch_playback(base, media_id, t_end, timeout):
         if item.get("status") == "ready":
             ready = time.time() - t_end
 
-    while ready is None or not players or len(ended) < len(players):
+    while ready is None or not master_final or len(ended) < len(players):
         if time.monotonic() > deadline:
             sys.exit(f"media {media_id}: playable after {playable} s, ready after {ready} s, playlists ended "
                      f"{sorted(ended)} of {[name for name, _ in players]} after {timeout} s")
         started = time.monotonic()
         if ready is None:
             poll_item()
-        if playable is not None and not players:
+        if playable is not None and not master_final:
+            master_final = ready is not None
             status, master = connection.get(master_path)
-            players = renditions(master, master_path) if status == 200 else []
+            for name, path in renditions(master, master_path) if status == 200 else []:
+                if name not in joined:
+                    joined[name] = max(playable, time.time() - t_end)
+                    players.append((name, path))
         for name, path in players:
             if name in ended:
                 continue
@@ -130,13 +137,14 @@ def watch_playback(base, media_id, t_end, timeout):
             if status != 200:
                 continue
             durations[name], complete = segment_durations(playlist)
-            now = time.time() - t_end if name in appeared else playable
+            now = time.time() - t_end if name in appeared else joined[name]
             seen = appeared.setdefault(name, [])
             seen.extend([now] * (len(durations[name]) - len(seen)))
             if complete:
                 ended.add(name)
         time.sleep(max(0.0, POLL_SECONDS - (time.monotonic() - started)))
 
-    stalls = {name: round(stall(playable, zip(durations[name], appeared[name])), 3) for name, _ in players}
+    stalls = {name: round(stall(joined[name], zip(durations[name], appeared[name])), 3) for name, _ in players}
     print(json.dumps({"playable_s": round(playable, 3), "ready_s": round(ready, 3), "stall_s": stalls,
-                      "stall_max_s": max(stalls.values(), default=0.0)}))
+                      "stall_max_s": max(stalls.values(), default=0.0),
+                      "joined_s": {name: round(joined[name], 3) for name, _ in players}}))

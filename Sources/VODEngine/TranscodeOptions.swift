@@ -123,10 +123,14 @@ public struct RungProgress: Sendable, Equatable {
     public var name: String
     /// The fraction of the source's duration it has encoded, from 0 to 1.
     public var fraction: Double
+    /// Whether the master served now lists the rung: from its publication that stays ahead of a player, or
+    /// once it is complete (`Publication.rungs`).
+    public var listed: Bool
 
-    public init(name: String, fraction: Double) {
+    public init(name: String, fraction: Double, listed: Bool = false) {
         self.name = name
         self.fraction = fraction
+        self.listed = listed
     }
 }
 

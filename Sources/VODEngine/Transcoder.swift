@@ -56,7 +56,7 @@ public struct Transcoder: Sendable {
             try cancellation.check("finish")
             if onPublish == nil { try output.commit(staging) }
             progress(TranscodeProgress(fraction: 1, completedRungs: renditions.map(\.rung.name),
-                                       rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1) }))
+                                       rungs: renditions.map { RungProgress(name: $0.rung.name, fraction: 1, listed: true) }))
             return TranscodeResult(folder: output.destination, duration: duration, renditions: renditions, audio: audio,
                                    tracks: job.tracks, qualityAnalysis: job.qualityAnalysis)
         } catch {

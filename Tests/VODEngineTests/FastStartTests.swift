@@ -24,12 +24,12 @@ struct FastStartTests {
         let output = directory.url.appendingPathComponent("out")
         let published = directory.url.appendingPathComponent("published")
         let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
-        let publications = Mutex(0)
-        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { _ in
+        let publications = Mutex<[[String]]>([])
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { publication in
             // What a player saw at each publication: the playlists, and the first segments as first published.
-            let count = publications.withLock { count in
-                count += 1
-                return count
+            let count = publications.withLock { listed in
+                listed.append(publication.rungs)
+                return listed.count
             }
             try? FileManager.default.copyItem(at: output, to: published.appendingPathComponent("\(count)"))
         })
@@ -39,7 +39,10 @@ struct FastStartTests {
             let playlist = output.appendingPathComponent("\(rung)/index.m3u8")
             let segments = try SplitTitleTests.segments(playlist)
             #expect(segments.map(\.duration) == [2, 6, 6], "\(rung): \(segments.map(\.duration))")
-            let fast = try await Self.x264Settings(published.appendingPathComponent("1/\(rung)/segment_000.ts"))
+            // The publications that list the rung: 240p, the smallest, from the first; 360p once it joins the master.
+            let listing = zip(1..., publications.withLock { $0 }).filter { $0.1.contains(rung) }.map(\.0)
+            let joined = try #require(listing.first, "\(rung) is listed before the end")
+            let fast = try await Self.x264Settings(published.appendingPathComponent("\(joined)/\(rung)/segment_000.ts"))
             #expect(fast?["subme"] == "1" && fast?["rc_lookahead"] == "0", "\(rung): segment 0 was published superfast: \(String(describing: fast))")
             let first = try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_000.ts"))
             #expect(first?["subme"] == "2" && first?["rc_lookahead"] == "10", "\(rung): the ready segment 0 is veryfast: \(String(describing: first))")
@@ -48,7 +51,8 @@ struct FastStartTests {
                     "\(rung): segment 1 starts the veryfast encoder: \(String(describing: second))")
             #expect(try await Self.x264Settings(output.appendingPathComponent("\(rung)/segment_002.ts")) == nil,
                     "\(rung): the veryfast encoder runs on into segment 2")
-            for publication in 1...publications.withLock({ $0 }) {
+            #expect(rung != "240p" || joined == 1, "the smallest rung is listed from the first publication")
+            for publication in listing {
                 let listed = try SplitTitleTests.segments(published.appendingPathComponent("\(publication)/\(rung)/index.m3u8"))
                 #expect(listed.map(\.name) == segments.prefix(listed.count).map(\.name)
                         && listed.map(\.duration) == segments.prefix(listed.count).map(\.duration),
@@ -103,8 +107,9 @@ struct FastStartTests {
         // 360p has more pixels than the fast start size, 240p fewer.
         let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 426 * 240)
         let sawFirst = OnceFlag()
-        _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: published.path, onPublish: { _ in
-            guard sawFirst.claim() else { return }
+        _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: published.path, onPublish: { publication in
+            // The first publication listing both rungs: 240p leads, 360p joins the master later.
+            guard publication.rungs.count == 2, sawFirst.claim() else { return }
             try? FileManager.default.copyItem(at: published, to: seen)
         })
         #expect(try await Self.x264Settings(seen.appendingPathComponent("360p/segment_000.ts"))?["subme"] == "1", "360p starts fast")

@@ -6,7 +6,8 @@ import VODEngine
 import VODTestSupport
 
 /// A title published as it grows (`Transcoder.transcode(…, onPublish:)`): EVENT playlists from the first segment
-/// of every rendition on, each publication a conformant title but for its ENDLIST, and VOD playlists at the end.
+/// of every rendition of its smallest rung and its audio on, the other rungs joining the master later, each
+/// publication a conformant title but for its ENDLIST, and VOD playlists at the end.
 @Suite("Publishing as it grows", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
 struct LivePublishingTests {
     /// Copies the title's folder at each publication (the publisher waits for the copy, so it is exactly what a
@@ -18,24 +19,35 @@ struct LivePublishingTests {
         let clip = try await source.make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
         let snapshots = directory.url.appendingPathComponent("snapshots")
-        let published = Mutex<[Int]>([])
+        let published = Mutex<[Publication]>([])
         let options = TranscodeOptions(ladder: [
             Rung(name: "240p", width: 320, height: 240, bitrate: 300_000),
             Rung(name: "180p", width: 240, height: 180, bitrate: 200_000),
         ], preset: "superfast")
         let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path, onPublish: { publication in
-            let segments = publication.segments
-            published.withLock { $0.append(segments) }
-            try? FileManager.default.copyItem(at: output, to: snapshots.appendingPathComponent("\(segments)"))
+            let number = published.withLock { published in
+                published.append(publication)
+                return published.count
+            }
+            try? FileManager.default.copyItem(at: output, to: snapshots.appendingPathComponent("\(number)"))
         })
         let final = try String(contentsOf: output.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
             .components(separatedBy: "#EXTINF:").count - 1
         #expect(final == 4, "a 20 s title is four 6 s segments")
-        #expect(published.withLock { $0 } == Array(1...final), "published segment by segment")
-        for segments in 1...final {
-            let snapshot = snapshots.appendingPathComponent("\(segments)")
+        let publications = published.withLock { $0 }
+        #expect(publications.map(\.segments) == publications.map(\.segments).sorted()
+                && Set(publications.map(\.segments)) == Set(1...final), "published segment by segment: \(publications.map(\.segments))")
+        #expect(publications.allSatisfy { $0.rungs.contains("180p") }, "the smallest rung is listed from the first publication")
+        #expect(Set(publications.last?.rungs ?? []) == ["240p", "180p"], "240p joins the master before the end")
+        for (number, publication) in zip(1..., publications) {
+            let segments = publication.segments
+            let snapshot = snapshots.appendingPathComponent("\(number)")
+            #expect(Set(try Self.rungs(namedIn: snapshot)) == Set(publication.rungs), "publication \(number): \(publication.rungs)")
             let playlists = try Self.mediaPlaylists(in: snapshot)
             #expect(!playlists.isEmpty)
+            // The segments every rendition lists: a finished title lists the same in each.
+            let listed = try playlists.filter { $0.lastPathComponent == "index.m3u8" }.map { Set(try SplitTitleTests.segments($0).map(\.name)) }
+            let common = listed.dropFirst().reduce(listed.first ?? []) { $0.intersection($1) }
             for playlist in playlists {
                 let text = try String(contentsOf: playlist, encoding: .utf8)
                 #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && !text.contains("#EXT-X-ENDLIST"), "\(playlist.path)")
@@ -43,14 +55,16 @@ struct LivePublishingTests {
                 if playlist.lastPathComponent == "iframes.m3u8" {
                     let listed = try Self.duration(of: playlist.deletingLastPathComponent().appendingPathComponent("index.m3u8"))
                     #expect(entries == Int((listed / 2).rounded(.up)), "an I-frame every 2 s of the \(segments) segments listed")
+                } else if playlist.path.contains("/240p/") {
+                    #expect((1...segments).contains(entries), "the later rung lists no more than the first: \(playlist.path)")
                 } else {
                     #expect(entries == segments, "\(playlist.path)")
                 }
-                try text.replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:EVENT", with: "#EXT-X-PLAYLIST-TYPE:VOD")
+                try Self.keeping(common, of: text).replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:EVENT", with: "#EXT-X-PLAYLIST-TYPE:VOD")
                     .appending("#EXT-X-ENDLIST\n").write(to: playlist, atomically: true, encoding: .utf8)
             }
             let report = HLSConformance.check(masterURL: snapshot.appendingPathComponent("master.m3u8"))
-            #expect(report.violations.map(\.description) == [], "publication \(segments)")
+            #expect(report.violations.map(\.description) == [], "publication \(number)")
         }
         #expect(try String(contentsOf: output.appendingPathComponent("240p/index.m3u8"), encoding: .utf8).hasSuffix("#EXT-X-ENDLIST\n"))
         #expect(HLSConformance.check(masterURL: URL(fileURLWithPath: result.outputDirectory).appendingPathComponent("master.m3u8")).violations.isEmpty)
@@ -72,6 +86,31 @@ struct LivePublishingTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try directory.entries() == ["long.mp4"], "nothing published remains")
+    }
+
+    /// The playlist `text` with only the entries (each from its `#EXTINF` to its URI) whose segment is one of
+    /// `names`.
+    static func keeping(_ names: Set<String>, of text: String) -> String {
+        var kept: [String] = []
+        var entry: [String] = []
+        for line in text.components(separatedBy: "\n") {
+            guard line.hasPrefix("#EXTINF:") || !entry.isEmpty else {
+                kept.append(line)
+                continue
+            }
+            entry.append(line)
+            guard !line.hasPrefix("#") else { continue }
+            if names.contains(line) { kept += entry }
+            entry = []
+        }
+        return kept.joined(separator: "\n")
+    }
+
+    /// The rungs the master in `folder` names as variants.
+    static func rungs(namedIn folder: URL) throws -> [String] {
+        try String(contentsOf: folder.appendingPathComponent("master.m3u8"), encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && $0.hasSuffix("/index.m3u8") }
+            .map { String($0.dropLast("/index.m3u8".count)) }
     }
 
     /// The sum of a media playlist's EXTINF durations.

@@ -49,3 +49,36 @@ import Testing
         #expect(!pace.publication(of: 3, now: start + .seconds(2)).makesPlayable)
     }
 }
+
+/// Which rungs a growing title's master lists: the first group from its first segment, each other group once its
+/// own publication stays ahead of a player starting then, never further than the first group.
+@Suite(.timeLimit(.minutes(2))) struct RungGroupsTests {
+    @Test func aLaggingGroupJoinsOnceItsOwnPaceStaysAheadAndNeverLeaves() {
+        var groups = RungGroups([["360p"], ["720p", "1080p"]], pace: PublicationPace(boundaries: PublicationPaceTests.boundaries))
+        let start = ContinuousClock.now
+        #expect(groups.publish([1, 1], now: start) == (true, false))
+        #expect(groups.listed("360p") == 1 && groups.listed("720p") == nil, "the first group is listed from its first segment")
+        // The first group at 12× real time is playable; the others, at real time and then at 0.6×, stay out.
+        #expect(groups.publish([2, 1], now: start + .seconds(0.5)) == (true, true))
+        #expect(groups.publish([3, 2], now: start + .seconds(6)) == (true, false))
+        #expect(groups.publish([3, 3], now: start + .seconds(20)) == (false, false), "a group not listed changes no playlist")
+        #expect(groups.listed("1080p") == nil)
+        // At half of real time the rest of the others is out before a player starting now needs it.
+        #expect(groups.publish([11, 9], now: start + .seconds(84)) == (true, false))
+        #expect(groups.listed("720p") == 9 && groups.listed("1080p") == 9 && groups.listed("360p") == 11)
+        #expect(groups.publish([11, 10], now: start + .seconds(200)) == (true, false), "once listed, each segment is published")
+    }
+
+    @Test func aGroupIsNeverListedFurtherThanTheFirst() {
+        var groups = RungGroups([["360p"], ["720p"]], pace: PublicationPace(boundaries: [0, 2, 8]))
+        #expect(groups.publish([1, 2]) == (true, false), "the second group is complete: listed at once")
+        #expect(groups.listed("720p") == 1, "no further than the first group, and the audio with it")
+        #expect(RungGroups([["360p", "720p"]], pace: nil).listed("720p") == 0)
+    }
+
+    @Test func theSmallestRungLeadsAndTheOthersFollowInLadderOrder() throws {
+        let plan = try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 3840, displayHeight: 2160)
+        #expect(TranscodeJob.publicationGroups(of: plan).map { $0.map(\.name) } == [["720p"], ["1080p", "4k"]])
+        #expect(TranscodeJob.publicationGroups(of: [plan[0]]).map { $0.map(\.name) } == [["720p"]], "one rung, one group")
+    }
+}

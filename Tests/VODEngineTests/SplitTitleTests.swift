@@ -38,8 +38,8 @@ struct SplitTitleTests {
             published.append(try title.publish()?.segments ?? published.last ?? 0)
         }
         // The last segment (the one frame the sound's end at 62.02 s adds after the 2 s one and ten of 6 s) is
-        // listed with the final playlists: the sound's last segment closes only at the end.
-        #expect(published == [0, 1, 1, 11], "EVENT playlists of the segments done from the start: \(published)")
+        // listed once every chunk is done: the sound's last segment closes then, at the rungs' end.
+        #expect(published == [0, 1, 1, 12], "EVENT playlists of the segments done from the start: \(published)")
         let result = try title.finish()
 
         let report = HLSConformance.check(masterURL: result.masterPlaylist)

@@ -33,14 +33,17 @@ import VODTestSupport
             #expect(rungs.map { $0["rung"] as? String } == ["180p", "240p"], "the ladder's rungs, in order: \(rungs)")
             #expect(rungs.allSatisfy { ($0["progress"] as? Double).map { $0 > 0 && $0 < 1 } ?? false },
                     "a rung with segments out and more to encode: \(rungs)")
+            #expect(rungs.first { $0["rung"] as? String == "180p" }?["listed"] as? Bool == true,
+                    "the smallest rung, which makes the title playable, is in the master: \(rungs)")
 
             let master = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
             #expect(master.status == .ok && master.headers[.cacheControl] == "public, max-age=1")
-            let media = try await client.execute(uri: "/api/media/\(id)/stream/240p/index.m3u8", method: .get)
+            // 180p, the smallest rung, is listed from the first publication; 240p joins once it stays ahead.
+            let media = try await client.execute(uri: "/api/media/\(id)/stream/180p/index.m3u8", method: .get)
             let text = String(buffer: media.body)
             #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && !text.contains("#EXT-X-ENDLIST"), "\(text)")
             #expect(media.headers[.cacheControl] == "public, max-age=1")
-            let segment = try await client.execute(uri: "/api/media/\(id)/stream/240p/segment_000.ts", method: .get)
+            let segment = try await client.execute(uri: "/api/media/\(id)/stream/180p/segment_000.ts", method: .get)
             #expect(segment.status == .ok && segment.headers[.cacheControl] == "no-cache")
 
             // Served from memory between publications, yet each publication is seen at once, with a new ETag.
@@ -48,7 +51,7 @@ import VODTestSupport
             var grown = text
             var grownETag = media.headers[.eTag]
             try await waitUntil("the media playlist grows", timeout: 60) {
-                let again = try await client.execute(uri: "/api/media/\(id)/stream/240p/index.m3u8", method: .get)
+                let again = try await client.execute(uri: "/api/media/\(id)/stream/180p/index.m3u8", method: .get)
                 grown = String(buffer: again.body)
                 grownETag = again.headers[.eTag]
                 return grown.components(separatedBy: "#EXTINF").count > firstCount

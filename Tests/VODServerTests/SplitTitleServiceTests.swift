@@ -47,8 +47,9 @@ import VODTestSupport
         try await Self.app(test).test(.live) { client in
             let server = "http://127.0.0.1:\(try #require(client.port))"
             let (id, stalled) = try await Self.uploadAndTakeAChunk(test, server: server, lease: .seconds(2))
-            // The most attempts each chunk was seen with, until the title is done and its chunks are removed.
-            var attempts = [Int](repeating: 0, count: 6)
+            // The most attempts each chunk was seen with, until the title is done and its chunks are removed: six
+            // chunks of 180p, which makes the title playable, then six of 240p, which joins the master later.
+            var attempts = [Int](repeating: 0, count: 12)
             try await waitUntil("media \(id) is playable", timeout: 60) {
                 for chunk in try await test.catalog.chunks(of: id) { attempts[chunk.index] = max(attempts[chunk.index], chunk.attempts) }
                 let item = try #require(try await test.catalog.media(id: id))
@@ -130,7 +131,7 @@ import VODTestSupport
             #expect(try await test.catalog.markChunkFailed(failing, reason: "the disk is full", maxAttempts: 1) == .failed)
             try await waitUntil("media \(id) fails") { try await test.status(of: id) == .failed }
             let item = try #require(try await test.catalog.media(id: id))
-            #expect(item.error == "Transcoding failed: chunk \(failing.chunk.index + 1) of 6 failed: the disk is full", "\(item.error ?? "")")
+            #expect(item.error == "Transcoding failed: chunk \(failing.chunk.index + 1) of 12 failed: the disk is full", "\(item.error ?? "")")
             #expect(item.hlsPath == nil)
             let stream = try await client.execute(uri: "/api/media/\(id)/stream", method: .get)
             #expect(stream.status == .notFound, "a failed title's partial stream is gone")

@@ -1,49 +1,66 @@
 import Foundation
 import Synchronization
 
-/// Publishes a title, or a chunk of a split title, while it is being transcoded: each time every rendition
-/// (each rung, each audio rendition) has closed one more segment, it hands `write` the renditions cut to the
-/// segments all of them have. For a title (`playlists`) that rewrites the EVENT playlists, then the master,
+/// Publishes a title, or a chunk of a split title, while it is being transcoded: each time every rendition of a
+/// group of rungs has closed one more segment, it hands `write` the renditions listed so far, each cut to the
+/// segments its whole group has. For a title (`playlists`) that rewrites the EVENT playlists, then the master,
 /// whose bandwidths are measured on those segments, so a player can start as soon as the first segment of every
-/// rendition exists, and segment k is listed in every rendition at once. For a chunk it records its progress,
-/// which the title's coordinator publishes.
+/// rendition listed exists, and segment k is listed in every rendition of a group at once. For a chunk it
+/// records its progress, which the title's coordinator publishes.
+///
+/// The rungs come in groups (`RungGroups`): the first, with the audio renditions, makes the title playable;
+/// each other group, encoded beside it at a lower priority, joins the master once its own pace stays ahead of a
+/// player starting then, or once it is complete.
 ///
 /// Subtitles are added by the final, complete playlists: their cues are known only once the source is read.
 final class LivePublisher: Sendable {
-    /// Writes a publication: the renditions and the audio renditions, each with the `segments` all of them have.
+    /// Writes a publication: the renditions listed and the audio renditions, each with the segments its group
+    /// has; `segments` is how many the first group (and the audio) has.
     typealias Write = @Sendable (_ renditions: [Rendition], _ audio: [AlternateRendition], _ segments: Int) throws -> Void
 
     private struct State {
         var rungs: [String: Rendition] = [:]
         var audio: [AlternateRendition]
-        var published = 0
+        var groups: RungGroups
     }
 
     private let rungOrder: [String]
     private let write: Write
+    private let onPublish: (@Sendable (Publication) -> Void)?
     private let state: Mutex<State>
 
-    /// Publishes the rungs of `plan` and the audio renditions `audio` (their segments empty) through `write`.
+    /// Publishes the rungs of `plan`, all in one group, and the audio renditions `audio` (their segments empty)
+    /// through `write`, each time all of them have one more segment: the form a chunk's progress takes.
     init(plan: [PlannedRung], audio: [AlternateRendition], write: @escaping Write) {
         rungOrder = plan.map(\.name)
         self.write = write
-        state = Mutex(State(audio: audio))
+        onPublish = nil
+        state = Mutex(State(audio: audio, groups: RungGroups([plan.map(\.name)], pace: nil)))
     }
 
-    /// Writes the EVENT playlists of a title into `folder`, then tells `onPublish` of the publication, playable
-    /// once its `pace` stays ahead of a player.
-    static func playlists(folder: URL, segmentDuration: Double, format: SegmentFormat, pace: PublicationPace,
-                          onPublish: @escaping @Sendable (Publication) -> Void) -> Write {
+    /// Publishes the rungs of `plan` in `groups` (of rung names; the first with the audio renditions `audio`)
+    /// through `write`, listing each group other than the first once its `pace` stays ahead of a player, and
+    /// tells `onPublish` of each publication: playable once the first group's pace stays ahead.
+    init(plan: [PlannedRung], groups: [[String]], audio: [AlternateRendition], pace: PublicationPace, write: @escaping Write,
+         onPublish: @escaping @Sendable (Publication) -> Void) {
+        rungOrder = plan.map(\.name)
+        self.write = write
+        self.onPublish = onPublish
+        state = Mutex(State(audio: audio, groups: RungGroups(groups, pace: pace)))
+    }
+
+    /// Writes the EVENT playlists of a title into `folder`: those of the renditions listed, and the master
+    /// naming them.
+    static func playlists(folder: URL, segmentDuration: Double, format: SegmentFormat) -> Write {
         let minimumTargetDuration = max(Int(segmentDuration.rounded()), 1)
-        let pace = Mutex(pace)
-        return { renditions, audio, segments in
+        return { renditions, audio, _ in
             let target = max(PlaylistWriter.targetDuration(of: renditions, audio: audio), minimumTargetDuration)
             try PlaylistSet(renditions: renditions, audio: audio, subtitles: [], targetDuration: target, complete: false,
                             format: format)
                 .write(to: folder)
-            onPublish(pace.withLock { $0.publication(of: segments) })
         }
     }
+
     /// A rung closed `segment`, holding `iFrames`; `template` describes the rung (its segments are ignored).
     func closed(_ segment: Segment, iFrames: [IFrame], of template: Rendition) throws {
         try publishing { state in
@@ -66,21 +83,26 @@ final class LivePublisher: Sendable {
         }
     }
 
-    /// Records a change, then publishes when every rendition has more segments than were published, before any
-    /// other change is recorded, so that `write` sees the folder as published.
+    /// Records a change, then publishes when a group has more segments than were published and is listed (or
+    /// is listed from now on), before any other change is recorded, so that `write` sees the folder as
+    /// published.
     private func publishing(_ change: (inout State) -> Void) throws {
         try state.withLock { state in
             change(&state)
-            let counts = rungOrder.map { state.rungs[$0]?.segments.count ?? 0 } + state.audio.map(\.segments.count)
-            guard let ready = counts.min(), ready > state.published else { return }
-            let renditions = rungOrder.compactMap { state.rungs[$0] }.map { $0.prefix(ready) }
+            let counts = state.groups.groups.enumerated().map { index, group in
+                (group.rungs.map { state.rungs[$0]?.segments.count ?? 0 } + (index == 0 ? state.audio.map(\.segments.count) : [])).min() ?? 0
+            }
+            let (changed, makesPlayable) = state.groups.publish(counts)
+            guard changed else { return }
+            let renditions = rungOrder.compactMap { name in state.groups.listed(name).flatMap { state.rungs[name]?.prefix($0) } }
+            let segments = state.groups.segments
             let audio = state.audio.map { rendition in
                 var rendition = rendition
-                rendition.segments = Array(rendition.segments.prefix(ready))
+                rendition.segments = Array(rendition.segments.prefix(segments))
                 return rendition
             }
-            try write(renditions, audio, ready)
-            state.published = ready
+            try write(renditions, audio, segments)
+            onPublish?(Publication(segments: segments, makesPlayable: makesPlayable, rungs: renditions.map(\.rung.name)))
         }
     }
 }

@@ -2,15 +2,19 @@ import Foundation
 
 /// One publication of a title that grows as it is transcoded (`Transcoder.transcode(…, onPublish:)`).
 public struct Publication: Sendable, Equatable {
-    /// How many segments every playlist lists.
+    /// How many segments the playlists of the first rungs (and the audio renditions) list.
     public var segments: Int
     /// Whether this publication makes the title playable: the first whose pace stays ahead of a player that
     /// starts now (`PublicationPace`). True once per title.
     public var makesPlayable: Bool
+    /// The rungs the master lists, in ladder order: those whose publication stays ahead of a player starting
+    /// now, or is complete (`LivePublisher`); empty when the publisher does not say.
+    public var rungs: [String]
 
-    public init(segments: Int, makesPlayable: Bool) {
+    public init(segments: Int, makesPlayable: Bool, rungs: [String] = []) {
         self.segments = segments
         self.makesPlayable = makesPlayable
+        self.rungs = rungs
     }
 }
 

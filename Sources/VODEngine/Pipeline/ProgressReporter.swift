@@ -46,6 +46,15 @@ final class ProgressReporter: Sendable {
         }
     }
 
+    /// The master now lists `rungs` (and goes on listing them).
+    func listed(_ rungs: [String]) {
+        update { state in
+            let added = state.rungs.indices.filter { !state.rungs[$0].listed && rungs.contains(state.rungs[$0].name) }
+            added.forEach { state.rungs[$0].listed = true }
+            return !added.isEmpty
+        }
+    }
+
     /// A rung's rendition is complete.
     func complete(rung: String) {
         update { state in

@@ -27,6 +27,18 @@ enum RungPriority {
         yieldToLargestRung()
     }
 
+    /// How many nice steps below the first group of a title published as it grows the other groups run.
+    static let laggingNiceness: Int32 = 10
+
+    /// Lowers the calling thread, and the threads it starts from now on, by `laggingNiceness`: for the decode of
+    /// the rungs that join a growing title's master later, so that the rungs that make it playable, and the
+    /// audio, get the CPU first (`TranscodeJob.publicationGroups`).
+    static func yieldToLeadingRungs() {
+        #if canImport(Glibc)
+        _ = nice(laggingNiceness)
+        #endif
+    }
+
     /// The index of the rung with the most pixels, which keeps the normal priority.
     static func largest(of plan: [PlannedRung]) -> Int? {
         plan.indices.max { plan[$0].width * plan[$0].height < plan[$1].width * plan[$1].height }

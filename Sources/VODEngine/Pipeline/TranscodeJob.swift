@@ -17,20 +17,27 @@ final class TranscodeJob: @unchecked Sendable {
     private let beforePicture: (@Sendable () -> Void)?
     private let failure = Mutex<(any Error)?>(nil)
     /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
-    private(set) var firstSegmentAudio: [String: [Packet]] = [:]
+    var firstSegmentAudio: [String: [Packet]] = [:]
     /// How the title's CRF was chosen, once `run` has planned its rungs, when an analysis chose it.
     private(set) var qualityAnalysis: QualityChoice?
     /// Every track of the source, each audio track with its loudness, once `run` has returned.
     private(set) var tracks: [TrackListing] = []
 
-    init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
-         progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil,
-         beforePicture: (@Sendable () -> Void)? = nil) {
+    convenience init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag,
+                     progress: @escaping @Sendable (TranscodeProgress) -> Void, onPublish: (@Sendable (Publication) -> Void)? = nil,
+                     beforePicture: (@Sendable () -> Void)? = nil) {
+        self.init(input: input, staging: staging, options: options, cancellation: cancellation,
+                  reporter: ProgressReporter(report: progress), onPublish: onPublish, beforePicture: beforePicture)
+    }
+
+    /// A job reporting its progress through `reporter`, which another job of the same title may share.
+    init(input: String, staging: URL, options: TranscodeOptions, cancellation: CancellationFlag, reporter: ProgressReporter,
+         onPublish: (@Sendable (Publication) -> Void)?, beforePicture: (@Sendable () -> Void)?) {
         self.input = input
         self.staging = staging
         self.options = options
         self.cancellation = cancellation
-        self.progress = ProgressReporter(report: progress)
+        progress = reporter
         self.onPublish = onPublish
         self.beforePicture = beforePicture
     }
@@ -55,16 +62,21 @@ final class TranscodeJob: @unchecked Sendable {
         // every file holds one track, so the sound is always an audio-only rendition, which DASH describes too.
         let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil && options.segmentFormat == .ts
         let audioRenditions = muxesAudio ? [] : describeAudio(of: source)
-        let publisher = makePublisher(plan: plan, audio: audioRenditions, duration: file.duration, frameRate: source.frameRate)
+        let groups = onPublish == nil ? [plan] : Self.publicationGroups(of: plan)
+        let publisher = makePublisher(plan: plan, groups: groups.map { $0.map(\.name) }, audio: audioRenditions,
+                                      duration: file.duration, frameRate: source.frameRate)
         let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
         let muxedAudio = audioWriters.isEmpty ? source.audioEncodings.first : nil
-        let (duration, encoded) = try encode(plan, video: video, source: source, muxedAudio: muxedAudio,
-                                             audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending)
+        // The audio renditions close with the first rungs, so that their last segment is out before the rungs behind.
+        var audio: [AlternateRendition] = []
+        let (duration, encoded) = try encode(groups, ladder: plan, video: video, source: source, muxedAudio: muxedAudio,
+                                             audioWriters: audioWriters, publisher: publisher, pendingQuality: pending?.pending) {
+            audio = try finish(audioRenditions, writers: audioWriters, duration: $0)
+        }
         let chosen = try pending?.pending.choice()
         qualityAnalysis = chosen ?? analysis
         let renditions = try replaceFastStart(of: chosen.map { chosen in encoded.map { $0.at(crf: chosen.crf) } } ?? encoded, frameRate: source.frameRate, timelineStart: source.timelineStart,
                                               muxedAudio: muxedAudio)
-        let audio = try finish(audioRenditions, writers: audioWriters, duration: duration)
         let subtitles = try subtitleRenditions(of: source, closedCaptions: source.closedCaptions,
                                                videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,
@@ -77,17 +89,18 @@ final class TranscodeJob: @unchecked Sendable {
     /// Encodes the rungs of `plan` from `source`, each on a thread of its own, and returns the duration and the
     /// finished renditions: the pipeline of one title, or of one chunk of a split title (`firstSegment`).
     /// `audioLeadIn` holds, by rung, audio packets to mux before any the source sends; with `pendingQuality`,
-    /// the rungs take its CRF at the second segment.
+    /// the rungs take its CRF at the second segment. Each rung's encoder threads are its share of `ladder`'s
+    /// (`plan` when nil).
     func encode(_ plan: [PlannedRung], video: VideoStreamInfo, source: SourceStage, muxedAudio: AudioEncoderStage?,
                 audioWriters: [AudioRenditionWriter], publisher: LivePublisher?, firstSegment: Int = 0,
-                audioLeadIn: [String: [Packet]] = [:], pendingQuality: PendingQuality? = nil)
+                audioLeadIn: [String: [Packet]] = [:], pendingQuality: PendingQuality? = nil, ladder: [PlannedRung]? = nil)
         throws -> (duration: Double, renditions: [Rendition]) {
         let rungs = try plan.map { rung in
             let directory = staging.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let initSegment = firstSegment == 0 ? directory.appendingPathComponent(SegmentFormat.initSegment)
                 : try ChunkManifest.initSegment(in: staging, rung: rung.name, firstSegment: firstSegment)
-            return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: plan),
+            return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: ladder ?? plan),
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options, directory: directory, initSegment: initSegment,
                                    publisher: publisher, cancellation: cancellation,
@@ -127,10 +140,10 @@ final class TranscodeJob: @unchecked Sendable {
                     for queue in fromSource { try queue.push(.video(try frame.reference(), isKeyframe: isKeyframe)) }
                 },
                 audio: { track, packet in
-                    if audioWriters.isEmpty {
-                        for queue in fromSource { try queue.push(.audio(try packet.reference())) }
-                    } else {
+                    if !audioWriters.isEmpty {
                         try audioWriters[track].add(packet)
+                    } else if muxedAudio != nil {
+                        for queue in fromSource { try queue.push(.audio(try packet.reference())) }
                     }
                 },
                 progress: progress.advance
@@ -150,7 +163,7 @@ final class TranscodeJob: @unchecked Sendable {
     private func runAudioOnly(_ source: SourceStage, duration: Double?, chapters: [FileChapter]) throws
         -> (duration: Double, renditions: [Rendition], audio: [AlternateRendition]) {
         let descriptions = describeAudio(of: source)
-        let publisher = makePublisher(plan: [], audio: descriptions, duration: duration, frameRate: source.frameRate)
+        let publisher = makePublisher(plan: [], groups: [[]], audio: descriptions, duration: duration, frameRate: source.frameRate)
         let writers = try makeAudioWriters(source, publisher: publisher)
         let duration = try source.run(video: { _, _ in }, audio: { try writers[$0].add($1) }, progress: progress.advance)
         let audio = try finish(descriptions, writers: writers, duration: duration)
@@ -181,12 +194,17 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// The publisher of a title published as it grows, if this one is: of about `duration` seconds (the
-    /// container's word), cut at `frameRate`'s keyframes.
-    private func makePublisher(plan: [PlannedRung], audio: [AlternateRendition], duration: Double?, frameRate: FrameRate) -> LivePublisher? {
+    /// container's word), cut at `frameRate`'s keyframes, its rungs in `groups` (of names).
+    private func makePublisher(plan: [PlannedRung], groups: [[String]], audio: [AlternateRendition], duration: Double?,
+                               frameRate: FrameRate) -> LivePublisher? {
         onPublish.map { onPublish in
+            let onPublish: @Sendable (Publication) -> Void = { [progress] publication in
+                progress.listed(publication.rungs)
+                onPublish(publication)
+            }
             let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations)
-            return LivePublisher(plan: plan, audio: audio, write: LivePublisher.playlists(
-                folder: staging, segmentDuration: options.segmentDuration, format: options.segmentFormat, pace: pace, onPublish: onPublish))
+            return LivePublisher(plan: plan, groups: groups, audio: audio, pace: pace, write: LivePublisher.playlists(
+                folder: staging, segmentDuration: options.segmentDuration, format: options.segmentFormat), onPublish: onPublish)
         }
     }
 

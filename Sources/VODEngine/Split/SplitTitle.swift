@@ -12,8 +12,13 @@ import VODFFmpeg
 /// rungs. The rungs are video-only; every audio track is an audio-only rendition encoded once, so there is no
 /// join in the sound.
 public final class SplitTitle: @unchecked Sendable {
-    /// The chunks to encode, in order.
+    /// The chunks to encode, in order: those of each group of rungs in turn (`groups`), each group's in the
+    /// title's order.
     public let chunks: [ChunkSpec]
+    /// The title's rungs, in ladder order.
+    public let rungs: [PlannedRung]
+    /// The chunks of each group of rungs, by their index: one group unless the plan groups the rungs.
+    private let groups: [Range<Int>]
     private let folder: URL
     private let job: TranscodeJob
     private let tracks: TrackPass
@@ -22,29 +27,40 @@ public final class SplitTitle: @unchecked Sendable {
     private let chapters: (marked: [FileChapter], timelineStart: Double)
     /// How the title's CRF was chosen, when an analysis chose it.
     public let qualityAnalysis: QualityChoice?
-    /// The manifests of the chunks done from the start, read once each.
-    private let done = Mutex<[ChunkManifest]>([])
-    /// How many segments are published, and the pace of their publication.
-    private let published: Mutex<(segments: Int, pace: PublicationPace)>
+    /// The manifests of each group's chunks done from the start, read once each.
+    private let done: Mutex<[[ChunkManifest]]>
+    /// How far each group is published, and which the master lists.
+    private let published: Mutex<RungGroups>
 
-    private init(chunks: [ChunkSpec], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate,
+    private init(groups: [[ChunkSpec]], rungs: [PlannedRung], folder: URL, job: TranscodeJob, tracks: TrackPass, frameRate: FrameRate,
                  analysis: QualityChoice?, pace: PublicationPace, chapters: (marked: [FileChapter], timelineStart: Double)) {
-        self.chunks = chunks
+        chunks = groups.flatMap { $0 }
+        self.rungs = rungs
+        self.groups = groups.reduce(into: []) { ranges, group in
+            let start = ranges.last?.upperBound ?? 0
+            ranges.append(start..<(start + group.count))
+        }
+        done = Mutex(groups.map { _ in [] })
+        published = Mutex(RungGroups(groups.map { $0.first?.rungs.map(\.name) ?? [] }, pace: pace))
         self.folder = folder
         self.job = job
         self.tracks = tracks
         self.frameRate = frameRate
         self.chapters = chapters
         qualityAnalysis = analysis
-        published = Mutex((0, pace))
     }
 
     /// Plans the split of `input` into `outputDirectory` (emptied; the run's own), or nil when the source has no
     /// picture or lasts no longer than `splitAfter` seconds. The first chunk is the first segment, or lasts
     /// about `firstChunkSeconds` if that is longer; the others last about `chunkSeconds`.
+    ///
+    /// With `groupsRungs`, the rungs are encoded in the groups of a title published as it grows
+    /// (`TranscodeJob.publicationGroups`): every chunk of the smallest rung first, which makes the title
+    /// playable, then every chunk of the other rungs, which join the master once their own in-order frontier
+    /// stays ahead of a player starting then, or once they are done.
     public static func plan(
         input: String, outputDirectory: String, options: TranscodeOptions, splitAfter: Double,
-        chunkSeconds: Double = 30, firstChunkSeconds: Double = 0, cancellation: CancellationFlag
+        chunkSeconds: Double = 30, firstChunkSeconds: Double = 0, groupsRungs: Bool = false, cancellation: CancellationFlag
     ) throws -> SplitTitle? {
         try InputPolicy.screen(path: input)
         let file = try MediaProber.open(path: input, cancellation: cancellation)
@@ -62,12 +78,17 @@ public final class SplitTitle: @unchecked Sendable {
         // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
         let (rungs, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
         let length = duration - timelineStart + (file.startTime ?? 0)
-        let chunks = planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs).map { chunk in
-            var chunk = chunk
-            chunk.segmentFormat = options.segmentFormat
-            return chunk
+        let spans = planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs)
+        let groups = (groupsRungs ? TranscodeJob.publicationGroups(of: rungs) : [rungs]).enumerated().map { group, groupRungs in
+            spans.map { span in
+                var chunk = span
+                chunk.index = group * spans.count + span.index
+                chunk.rungs = groupRungs
+                chunk.segmentFormat = options.segmentFormat
+                return chunk
+            }
         }
-        return SplitTitle(chunks: chunks,
+        return SplitTitle(groups: groups, rungs: rungs,
                           folder: folder, job: job, tracks: try TrackPass(job: job, timelineStart: timelineStart),
                           frameRate: source.frameRate, analysis: analysis,
                           pace: PublicationPace(duration: length, frameRate: source.frameRate, durations: options.segmentDurations),
@@ -80,23 +101,36 @@ public final class SplitTitle: @unchecked Sendable {
     }
 
     /// Publishes the title as far as its chunks' segments go from the start, done or still encoding, and the
-    /// audio with them: EVENT playlists listing the segments every rendition has. Returns the publication, nil
-    /// when there is nothing new to list.
+    /// audio with them: EVENT playlists listing, of each group of rungs the master lists (`RungGroups`), the
+    /// segments every rendition of the group has, the first group no further than the audio. Returns the
+    /// publication, nil when there is nothing new to list.
     public func publish() throws -> Publication? {
-        let renditions = ChunkManifest.stitch(try manifestsFromStart())
-        guard renditions.count == chunks[0].rungs.count else { return nil }
-        let videoSegments = renditions.map(\.segments.count).min() ?? 0
-        let count = min(videoSegments, tracks.closedSegments ?? videoSegments)
+        let manifests = try groups.indices.map { try manifestsFromStart(of: $0) }
+        let stitched = manifests.map(ChunkManifest.stitch)
+        // Once the first rungs are done, the sound is closed at their end, not at the end of the rungs behind.
+        if manifests[0].count == groups[0].count, manifests[0].allSatisfy(\.complete), tracks.isRead,
+           let last = stitched[0].first?.segments.last {
+            _ = try tracks.finish(duration: last.start + last.duration, videoSegments: stitched[0][0].segments,
+                                  closedCaptions: try captions(of: manifests[0], duration: last.start + last.duration))
+        }
+        let counts = stitched.enumerated().map { group, renditions in
+            guard renditions.count == chunks[groups[group].lowerBound].rungs.count else { return 0 }
+            let video = renditions.map(\.segments.count).min() ?? 0
+            return group == 0 ? min(video, tracks.closedSegments ?? video) : video
+        }
         return try published.withLock { published in
-            guard count > published.segments else { return nil }
-            let listed = renditions.map { $0.prefix(count) }
-            let audio = tracks.audio(listing: count)
+            let (changed, makesPlayable) = published.publish(counts)
+            guard changed else { return nil }
+            let renditions = stitched.joined()
+            let listed = rungs.compactMap { rung in
+                published.listed(rung.name).flatMap { count in renditions.first { $0.rung.name == rung.name }?.prefix(count) }
+            }
+            let audio = tracks.audio(listing: published.segments)
             let target = max(PlaylistWriter.targetDuration(of: listed, audio: audio), Int(job.options.segmentDuration.rounded()))
             try PlaylistSet(renditions: listed, audio: audio, subtitles: [], targetDuration: target, complete: false,
                             format: job.options.segmentFormat)
                 .write(to: folder)
-            published.segments = count
-            return published.pace.publication(of: count)
+            return Publication(segments: published.segments, makesPlayable: makesPlayable, rungs: listed.map(\.rung.name))
         }
     }
 
@@ -105,19 +139,20 @@ public final class SplitTitle: @unchecked Sendable {
     /// closed captions of every chunk's pictures are read as one stream, so the title's are those of one
     /// transcode of the whole: announced in the master, listed in its tracks and turned into WebVTT.
     public func finish() throws -> TranscodeResult {
-        let manifests = try manifestsFromStart()
-        guard manifests.count == chunks.count, manifests.allSatisfy(\.complete) else {
-            throw MediaError.invalid("chunk \(manifests.filter(\.complete).count) of the title is not done")
+        let manifests = try groups.indices.map { try manifestsFromStart(of: $0) }
+        guard zip(manifests, groups).allSatisfy({ $0.count == $1.count && $0.allSatisfy(\.complete) }) else {
+            throw MediaError.invalid("chunk \(manifests.joined().filter(\.complete).count) of the title is not done")
         }
-        let stitched = ChunkManifest.stitch(manifests)
-        guard stitched.count == chunks[0].rungs.count, let last = stitched.first?.segments.last else {
+        let joined = manifests.flatMap(ChunkManifest.stitch)
+        let stitched = rungs.compactMap { rung in joined.first { $0.rung.name == rung.name } }
+        guard stitched.count == rungs.count, let last = stitched.first?.segments.last else {
             throw MediaError.invalid("a chunk of the title produced no picture")
         }
         let renditions = try job.replaceFastStart(of: stitched, frameRate: frameRate, timelineStart: chunks[0].timelineStart,
                                                   muxedAudio: nil)
         if job.options.segmentFormat == .fmp4 { try ChunkManifest.checkInitSegments(in: folder, renditions: renditions) }
         let duration = last.start + last.duration
-        let captions = try ClosedCaptionTrack(frameRate: frameRate, chunks: manifests, frames: frameRate.timeBase.ticks(duration))
+        let captions = try captions(of: manifests[0], duration: duration)
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments,
                                                    closedCaptions: captions)
         try job.writePlaylists(renditions, audio: audio, subtitles: subtitles,
@@ -128,16 +163,23 @@ public final class SplitTitle: @unchecked Sendable {
                                tracks: tracks.listings(closedCaptions: captions), qualityAnalysis: qualityAnalysis)
     }
 
-    /// The manifests of the chunks done from the start (read once each), then that of the next chunk, if any
-    /// of its segments is closed in every rung.
-    private func manifestsFromStart() throws -> [ChunkManifest] {
+    /// The closed captions of a title lasting `duration`, read from the captions its first group's chunks
+    /// (`manifests`, every chunk of the title's timeline) kept: every group's chunks carry the same pictures.
+    private func captions(of manifests: [ChunkManifest], duration: Double) throws -> ClosedCaptionTrack {
+        try ClosedCaptionTrack(frameRate: frameRate, chunks: manifests, frames: frameRate.timeBase.ticks(duration))
+    }
+
+    /// The manifests of the chunks of group `group` done from the start (read once each), then that of its next
+    /// chunk, if any of its segments is closed in every rung.
+    private func manifestsFromStart(of group: Int) throws -> [ChunkManifest] {
         try done.withLock { done in
-            while done.count < chunks.count {
-                guard let manifest = try ChunkManifest.read(from: folder, index: done.count) else { break }
-                guard manifest.complete else { return done + [manifest] }
-                done.append(manifest)
+            while done[group].count < groups[group].count {
+                let index = groups[group].lowerBound + done[group].count
+                guard let manifest = try ChunkManifest.read(from: folder, index: index) else { break }
+                guard manifest.complete else { return done[group] + [manifest] }
+                done[group].append(manifest)
             }
-            return done
+            return done[group]
         }
     }
 }

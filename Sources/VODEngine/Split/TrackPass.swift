@@ -12,6 +12,10 @@ final class TrackPass: @unchecked Sendable {
     private let writers: [AudioRenditionWriter]
     /// The segments each encoding has closed so far.
     private let closed: ClosedSegments
+    /// Whether `run` has returned.
+    private let read = Atomic<Bool>(false)
+    /// The audio and subtitle renditions, once `finish` has closed them.
+    private let finished = Mutex<(audio: [AlternateRendition], subtitles: [AlternateRendition])?>(nil)
 
     /// Segments closed on the pass's thread and read by the coordinator's.
     private final class ClosedSegments: Sendable {
@@ -37,7 +41,11 @@ final class TrackPass: @unchecked Sendable {
     /// Reads the whole source: blocking, for a thread of its own.
     func run() throws {
         _ = try source.run(video: { _, _ in }, audio: { try self.writers[$0].add($1) }, progress: { _ in })
+        read.store(true, ordering: .releasing)
     }
+
+    /// Whether `run` has returned, so that `finish` may close the renditions.
+    var isRead: Bool { read.load(ordering: .acquiring) }
 
     /// Every track of the source, each audio track with its loudness once `run` has returned, and the video with
     /// the channels of the `closedCaptions` its chunks' pictures carry.
@@ -66,11 +74,18 @@ final class TrackPass: @unchecked Sendable {
     }
 
     /// Closes the audio renditions at the title's end, `duration`, and cuts the subtitles, the chunks'
-    /// `closedCaptions` among them, on `videoSegments`; only once `run` has returned.
+    /// `closedCaptions` among them, on `videoSegments`; only once `run` has returned. The first call does it (as
+    /// soon as the first rungs are done, so that their last segment is published with the audio's); later ones
+    /// return what it did.
     func finish(duration: Double, videoSegments: [Segment], closedCaptions: ClosedCaptionTrack) throws
         -> (audio: [AlternateRendition], subtitles: [AlternateRendition]) {
-        let audio = try job.finish(descriptions, writers: writers, duration: duration)
-        return (audio, try job.subtitleRenditions(of: source, closedCaptions: closedCaptions, videoSegments: videoSegments,
-                                                  duration: duration))
+        try finished.withLock { finished in
+            if let finished { return finished }
+            let audio = try job.finish(descriptions, writers: writers, duration: duration)
+            let done = (audio, try job.subtitleRenditions(of: source, closedCaptions: closedCaptions, videoSegments: videoSegments,
+                                                          duration: duration))
+            finished = done
+            return done
+        }
     }
 }

@@ -36,7 +36,7 @@ final class ProgressWriter: Sendable {
         try await catalog.recordProgress(job, fraction: progress.fraction, rungsJSON: rungsJSON(progress.rungs))
     }
 
-    /// `[{"rung": "720p", "progress": 0.42}, …]` in ladder order; nil for an audio-only title.
+    /// `[{"rung": "720p", "progress": 0.42, "listed": true}, …]` in ladder order; nil for an audio-only title.
     static func rungsJSON(_ rungs: [RungProgress]) -> String? {
         guard !rungs.isEmpty else { return nil }
         return "[" + rungs.map { rung in
@@ -44,6 +44,7 @@ final class ProgressWriter: Sendable {
             var object = OrderedJSONObject()
             object.add(Key.rung, rung.name)
             object.add(Key.progress, (rung.fraction * 1000).rounded() / 1000)
+            object.add(Key.listed, rung.listed)
             return object.json
         }.joined(separator: ",") + "]"
     }

@@ -12,7 +12,7 @@ extension TranscodeService {
         return try await DedicatedThread.run("vod.split", cancellation: cancellation) {
             try SplitTitle.plan(input: job.item.sourcePath, outputDirectory: output, options: options, splitAfter: after,
                                 chunkSeconds: split.chunkSeconds, firstChunkSeconds: split.firstChunkSeconds,
-                                cancellation: cancellation)
+                                groupsRungs: true, cancellation: cancellation)
         }
     }
 
@@ -55,6 +55,8 @@ extension TranscodeService {
         }
         try await tracks.value
         let result = try await DedicatedThread.run("vod.stitch") { try title.finish() }
+        progressWriter.report(TranscodeProgress(fraction: 1, completedRungs: title.rungs.map(\.name),
+                                                rungs: title.rungs.map { RungProgress(name: $0.name, fraction: 1, listed: true) }))
         try await catalog.removeChunks(of: job.id)
         return result
     }
@@ -63,15 +65,19 @@ extension TranscodeService {
     /// playable with the first that stays ahead of a player; and reports the share of chunks done.
     private func publishWhileEncoding(_ title: SplitTitle, job: JobLease, output: String, progressWriter: ProgressWriter,
                                       logger: Logger) async throws {
-        let rungs = title.chunks[0].rungs
+        let rungs = title.rungs
+        var listed: [String] = []
         while !Task.isCancelled {
-            if let publication = try await DedicatedThread.run("vod.publish", { try title.publish() }), publication.makesPlayable {
+            let publication = try await DedicatedThread.run("vod.publish") { try title.publish() }
+            listed = publication?.rungs ?? listed
+            if publication?.makesPlayable == true {
                 await publish(job, output: output, progressWriter: progressWriter, logger: logger)
             }
             let chunks = try await library.catalog.chunks(of: job.id)
             let fraction = Double(chunks.filter { $0.status == .done }.count) / Double(max(chunks.count, 1))
-            progressWriter.report(TranscodeProgress(fraction: fraction, completedRungs: [],
-                                              rungs: rungs.map { RungProgress(name: $0.name, fraction: fraction) }))
+            progressWriter.report(TranscodeProgress(fraction: fraction, completedRungs: [], rungs: rungs.map { rung in
+                RungProgress(name: rung.name, fraction: fraction, listed: listed.contains(rung.name))
+            }))
             try await Task.sleep(for: .milliseconds(200))
         }
     }

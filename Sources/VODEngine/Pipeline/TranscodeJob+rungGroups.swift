@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import VODFFmpeg
+
+extension TranscodeJob {
+    /// The groups a title published as it grows encodes its rungs in: the smallest rung first, which the title's
+    /// own decode feeds and which makes the title playable, then every other rung, fed by a decode of their own
+    /// at a lower priority (`encode(_:ladder:…)`), which join the master once their own publication stays ahead
+    /// of a player (`LivePublisher`). One group when the ladder has one rung.
+    static func publicationGroups(of plan: [PlannedRung]) -> [[PlannedRung]] {
+        guard plan.count > 1,
+              let smallest = plan.indices.min(by: { plan[$0].width * plan[$0].height < plan[$1].width * plan[$1].height })
+        else { return [plan] }
+        return [[plan[smallest]], plan.indices.filter { $0 != smallest }.map { plan[$0] }]
+    }
+
+    /// Encodes the rungs of `groups`: the first from `source`, on this thread, like `encode(_:video:…)`; each
+    /// other on a thread of its own at a lower priority (`RungPriority.yieldToLeadingRungs`), from a decode of
+    /// its own, so that the first group runs ahead of them instead of waiting for the slowest rung. Each
+    /// rung's encoder threads are its share of the whole `ladder`, as in one pipeline. `firstDone` is told the
+    /// duration as soon as the first group is done, before the others are waited for. Returns the duration and
+    /// the renditions in `ladder`'s order once every group is done; a group's failure stops the others.
+    func encode(_ groups: [[PlannedRung]], ladder: [PlannedRung], video: VideoStreamInfo, source: SourceStage,
+                muxedAudio: AudioEncoderStage?, audioWriters: [AudioRenditionWriter], publisher: LivePublisher?,
+                pendingQuality: PendingQuality?, firstDone: (Double) throws -> Void) throws -> (duration: Double, renditions: [Rendition]) {
+        let lagging = groups.dropFirst().map { group in
+            encodeLagging(group, ladder: ladder, muxesAudio: muxedAudio != nil, publisher: publisher, pendingQuality: pendingQuality)
+        }
+        let first = Result {
+            let encoded = try encode(groups[0], video: video, source: source, muxedAudio: muxedAudio, audioWriters: audioWriters,
+                                     publisher: publisher, pendingQuality: pendingQuality, ladder: ladder)
+            try firstDone(encoded.duration)
+            return encoded
+        }
+        if case .failure = first { cancellation.cancel() }
+        let others = lagging.map { $0.wait() }
+        let failures = ([first.map(\.renditions)] + others.map { $0.map(\.renditions) }).compactMap { result -> (any Error)? in
+            if case .failure(let error) = result { return error } else { return nil }
+        }
+        if let failure = failures.first(where: { !Self.isCancellation($0) }) ?? failures.first { throw failure }
+        var renditions = try first.get().renditions
+        for other in others {
+            let (encoded, audio) = try other.get()
+            renditions += encoded
+            firstSegmentAudio.merge(audio) { own, _ in own }
+        }
+        return (try first.get().duration, ladder.compactMap { rung in renditions.first { $0.rung.name == rung.name } })
+    }
+
+    /// Starts encoding `rungs` on a thread of its own, at a lower priority, from a decode of its own of the
+    /// input, each rung muxing the first audio track when `muxesAudio`; a sibling job of this one, sharing its
+    /// folder, cancellation and progress.
+    private func encodeLagging(_ rungs: [PlannedRung], ladder: [PlannedRung], muxesAudio: Bool, publisher: LivePublisher?,
+                               pendingQuality: PendingQuality?) -> LaggingGroup {
+        let sibling = TranscodeJob(input: input, staging: staging, options: options, cancellation: cancellation,
+                                   reporter: progress, onPublish: nil, beforePicture: nil)
+        let group = LaggingGroup()
+        let thread = Thread { [input, options, cancellation] in
+            RungPriority.yieldToLeadingRungs()
+            group.finish(Result {
+                let file = try MediaProber.open(path: input, cancellation: cancellation)
+                guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }
+                let source = try SourceStage(input: file, options: options)
+                let (_, renditions) = try sibling.encode(rungs, video: video, source: source,
+                                                         muxedAudio: muxesAudio ? source.audioEncodings.first : nil,
+                                                         audioWriters: [], publisher: publisher, pendingQuality: pendingQuality,
+                                                         ladder: ladder)
+                return (renditions, sibling.firstSegmentAudio)
+            })
+        }
+        thread.name = "vod.decode.lagging"
+        thread.stackSize = 8 << 20
+        thread.start()
+        return group
+    }
+
+    static func isCancellation(_ error: any Error) -> Bool {
+        (error as? FFmpegError)?.isCancellation ?? (error is CancellationError)
+    }
+}
+
+/// The outcome of a group of rungs encoded on a thread of its own: its renditions and the audio muxed into
+/// their first segments, once `wait` returns.
+final class LaggingGroup: @unchecked Sendable {
+    typealias Outcome = Result<(renditions: [Rendition], firstSegmentAudio: [String: [Packet]]), any Error>
+
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Outcome?
+
+    /// Called once, on the group's thread, when it stops.
+    func finish(_ outcome: Outcome) {
+        self.outcome = outcome
+        done.signal()
+    }
+
+    /// Waits until the group stops.
+    func wait() -> Outcome {
+        done.wait()
+        return outcome!
+    }
+}
