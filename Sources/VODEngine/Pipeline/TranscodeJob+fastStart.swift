@@ -6,7 +6,8 @@ extension TranscodeJob {
     static let fastStartFolder = "faststart"
 
     /// Encodes again, at the rung's own preset, the first segment of each rendition that started fast
-    /// (`TranscodeOptions.startsFast`), and swaps it in: the fast start leaves nothing behind in a ready title.
+    /// (`TranscodeOptions.startsFast`, among the `leading` rungs, those that start with the title: the first
+    /// publication group), and swaps it in: the fast start leaves nothing behind in a ready title.
     ///
     /// The new segment covers the same frames (the title's first keyframe interval, read again from the source
     /// on the title's timeline, `timelineStart`), starts and ends on the same IDRs, carries the same audio packets
@@ -16,10 +17,13 @@ extension TranscodeJob {
     /// decode times are those of the old segment. Each file is replaced in one rename; the playlists
     /// keep their shape (the segment's duration is the same), and the caller writes them next with the new sizes
     /// and I-frame ranges. Returns `renditions` with their first segment and its I-frames replaced.
-    func replaceFastStart(of renditions: [Rendition], frameRate: FrameRate, timelineStart: Double,
+    func replaceFastStart(of renditions: [Rendition], leading: [PlannedRung], frameRate: FrameRate, timelineStart: Double,
                           muxedAudio: AudioEncoderStage?) throws -> [Rendition] {
         let firstSegmentName = options.segmentFormat.fileName(ofSegment: 0)
-        let started = renditions.filter { options.startsFast($0.rung) && $0.segments.first?.fileName == firstSegmentName }
+        let started = renditions.filter { rendition in
+            options.startsFast(rendition.rung) && leading.contains { $0.name == rendition.rung.name }
+                && rendition.segments.first?.fileName == firstSegmentName
+        }
         guard !started.isEmpty else { return renditions }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
         _ = schedule.nextBoundary()

@@ -148,7 +148,8 @@ public final class SplitTitle: @unchecked Sendable {
         guard stitched.count == rungs.count, let last = stitched.first?.segments.last else {
             throw MediaError.invalid("a chunk of the title produced no picture")
         }
-        let renditions = try job.replaceFastStart(of: stitched, frameRate: frameRate, timelineStart: chunks[0].timelineStart,
+        let renditions = try job.replaceFastStart(of: stitched, leading: chunks[0].rungs, frameRate: frameRate,
+                                                  timelineStart: chunks[0].timelineStart,
                                                   muxedAudio: nil)
         if job.options.segmentFormat == .fmp4 { try ChunkManifest.checkInitSegments(in: folder, renditions: renditions) }
         let duration = last.start + last.duration

@@ -27,7 +27,7 @@ extension Transcoder {
     public func encodeChunkBlocking(input: String, outputDirectory: String, chunk: ChunkSpec, yield: FrontierYield? = nil,
                                     cancellation: CancellationFlag) throws {
         let folder = URL(fileURLWithPath: outputDirectory)
-        var options = self.options
+        var options = chunk.startsTitle ? self.options : self.options.withoutFastStart
         options.segmentFormat = chunk.segmentFormat
         var beforePicture: (@Sendable () -> Void)?
         if let yield { beforePicture = { yield.waitWhileBehind(cancellation: cancellation) } }
