@@ -8,7 +8,8 @@ section_m() {
   src=$(source_clip "$M_SIZE" "$M_SECONDS")
   record meta.m.clients "$M_CLIENTS"
   record meta.m.clip "${M_SECONDS} s ${M_SIZE#*x}p${FPS} clip"
-  start_server sse /api/media "${VOD_LADDER_ARGS[@]}"
+  # Every client holds one event stream: the server's cap on them (512 by default) is raised to let them all in.
+  start_server sse /api/media "${VOD_LADDER_ARGS[@]}" --max-event-subscribers $((M_CLIENTS + 16))
   local clients=(python3 "$HELPERS" sse-clients "$SERVER_URL/api/events" "$M_CLIENTS" "$WORK/sse.ready" "$WORK/sse.json"
     media.ready "$READY_TIMEOUT")
   record_raw "m. clients" "$(quote_cmd "${clients[@]}" | sed "s#$SERVER_URL#http://127.0.0.1:\$PORT#; s#$HELPERS#Scripts/bench.d/helpers.py#; s#$WORK#\$WORK#g")"
