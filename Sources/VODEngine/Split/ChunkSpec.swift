@@ -22,7 +22,7 @@ public struct ChunkSpec: Sendable, Codable, Equatable {
     /// Whether the chunk starts the title: the first chunk of the first group of rungs, the only one whose first
     /// segment starts fast (`TranscodeOptions.startsFast`). A later group's first chunk is taken after every
     /// chunk of the first, so its rungs join the master later and need no fast start.
-    public var startsTitle: Bool { index == 0 }
+    var startsTitle: Bool { index == 0 }
 
     /// The chunk's JSON, as the queue stores it.
     public var json: String {
