@@ -11,6 +11,10 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// The first segment's target duration in seconds, short so that a title is playable, and a player starts,
     /// in seconds; at most `segmentDuration`, and at least one keyframe interval in effect.
     public var firstSegmentDuration: Double
+    /// How many segments at the title's start last `firstSegmentDuration`: the title can say it is playable
+    /// once its publication stays ahead of a player (`PublicationPace`), which short segments let it show
+    /// after fewer seconds of media, most of all where the machine encodes at about real time.
+    public var shortSegments: Int
     /// The libx264 preset of the first segment of the rungs larger than `fastStartPixels`, faster than `preset`
     /// so that a title is out in seconds even where its largest rung encodes slower than real time; that segment
     /// is encoded again at `preset` and swapped in before the title is ready. The same as `preset` turns the fast
@@ -62,7 +66,7 @@ public struct TranscodeOptions: Sendable, Equatable {
 
     /// The target durations of the segments.
     var segmentDurations: SegmentDurations {
-        SegmentDurations(first: min(firstSegmentDuration, segmentDuration), target: segmentDuration)
+        SegmentDurations(first: min(firstSegmentDuration, segmentDuration), target: segmentDuration, shortCount: shortSegments)
     }
 
     /// The VBV cap: maxrate is this multiple of a rung's bitrate.
@@ -75,6 +79,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         preset: String = "veryfast",
         segmentDuration: Double = 6,
         firstSegmentDuration: Double = 2,
+        shortSegments: Int = 5,
         startPreset: String = "superfast",
         fastStartPixels: Int = 1920 * 1080,
         keyframeInterval: Double = 2,
@@ -89,6 +94,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.preset = preset
         self.segmentDuration = segmentDuration
         self.firstSegmentDuration = firstSegmentDuration
+        self.shortSegments = shortSegments
         self.startPreset = startPreset
         self.fastStartPixels = fastStartPixels
         self.keyframeInterval = keyframeInterval

@@ -43,7 +43,10 @@ public func buildApplication(
     return Application(
         router: router,
         server: webSocketServer(configuration: configuration, webSocket: webSocket, fastPath: {
-            StreamFastPath(files: streamFiles, metrics: metrics, serverName: serverName)
+            let fastPath = StreamFastPath(files: streamFiles, metrics: metrics, serverName: serverName)
+            let rawPath = StreamRawPath(files: streamFiles, metrics: metrics, serverName: serverName,
+                                        idleTimeout: configuration.idleTimeout, fastPath: fastPath)
+            return (fastPath, rawPath)
         }),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         services: [
@@ -111,7 +114,8 @@ func buildRouter(
 /// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads, and
 /// with `fastPath` answering what it can of each connection's requests before Hummingbird.
 private func webSocketServer(
-    configuration: VODServerConfiguration, webSocket: EventsWebSocket, fastPath: @escaping @Sendable () -> StreamFastPath
+    configuration: VODServerConfiguration, webSocket: EventsWebSocket,
+    fastPath: @escaping @Sendable () -> (StreamFastPath, StreamRawPath)
 ) -> HTTPServerBuilder {
     let idleTimeout = TimeAmount(configuration.idleTimeout)
     let channel = HTTP1WebSocketUpgradeChannel.Configuration(

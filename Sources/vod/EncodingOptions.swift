@@ -24,6 +24,11 @@ struct EncodingOptions: ParsableArguments {
     var firstSegmentDuration: Double = 2
 
     @Option(name: .long, help: ArgumentHelp(
+        "How many segments at the title's start last --first-segment-duration (1 to 30), so that a title can say it is playable after fewer seconds of media.",
+        valueName: "count"))
+    var shortSegments: Int = 5
+
+    @Option(name: .long, help: ArgumentHelp(
         "The libx264 preset of the first segment, for a fast start where it is faster than --preset (superfast or slower; the same as --preset turns it off).",
         valueName: "preset"))
     var startPreset: String = "superfast"
@@ -60,6 +65,7 @@ struct EncodingOptions: ParsableArguments {
         guard firstSegmentDuration >= 2, firstSegmentDuration <= segmentDuration else {
             throw ValidationError("--first-segment-duration must be between 2 seconds and --segment-duration.")
         }
+        guard (1...30).contains(shortSegments) else { throw ValidationError("--short-segments must be between 1 and 30.") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51.") }
     }
 
@@ -76,7 +82,7 @@ struct EncodingOptions: ParsableArguments {
             guard !rungs.isEmpty else { throw ValidationError("--ladder needs at least one rung.") }
         }
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
-                                firstSegmentDuration: firstSegmentDuration, startPreset: startPreset,
+                                firstSegmentDuration: firstSegmentDuration, shortSegments: shortSegments, startPreset: startPreset,
                                 rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget(),
                                 segmentFormat: try resolvedSegmentFormat())
     }

@@ -87,12 +87,13 @@ struct FragmentedSegmentTests {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
         let output = directory.url.appendingPathComponent("split")
-        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast", segmentFormat: .fmp4)
+        let options = TranscodeOptions(ladder: Self.ladder, preset: "superfast", shortSegments: 1, segmentFormat: .fmp4)
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options,
                                                      splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
         #expect(title.chunks.map(\.firstSegment) == [0, 1, 3] && title.chunks.allSatisfy { $0.segmentFormat == .fmp4 })
         try await Task.detached { try title.readTracks() }.value
-        // A worker set to TS encodes a chunk of an fMP4 title in fMP4: the chunk carries its title's format.
+        // A worker set to TS, and to five short segments, encodes a chunk of an fMP4 title of one short segment in
+        // fMP4 and on the title's segments: the chunk carries its title's format and segment durations.
         for index in [2, 0, 1] {
             try await Transcoder(options: TranscodeOptions(ladder: Self.ladder, preset: "superfast"))
                 .encodeChunk(input: clip, outputDirectory: output.path, chunk: title.chunks[index])

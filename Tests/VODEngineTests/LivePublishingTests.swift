@@ -33,12 +33,19 @@ struct LivePublishingTests {
         })
         let final = try String(contentsOf: output.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
             .components(separatedBy: "#EXTINF:").count - 1
-        #expect(final == 4, "a 20 s title is four 6 s segments")
+        #expect(final == 7, "a 20 s title is five 2 s segments, one of 6 s and one of 4 s")
         let publications = published.withLock { $0 }
         #expect(publications.map(\.segments) == publications.map(\.segments).sorted()
                 && Set(publications.map(\.segments)) == Set(1...final), "published segment by segment: \(publications.map(\.segments))")
         #expect(publications.allSatisfy { $0.rungs.contains("180p") }, "the smallest rung is listed from the first publication")
         #expect(Set(publications.last?.rungs ?? []) == ["240p", "180p"], "240p joins the master before the end")
+        // 240p starts once the title is playable, so that 180p and the sound have the machine until then.
+        let playable = try #require(publications.firstIndex { $0.makesPlayable }, "the title said it was playable")
+        for number in 1...(playable + 1) {
+            let folder = snapshots.appendingPathComponent("\(number)/240p").path
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            #expect(!written.contains { $0.hasPrefix("segment_") }, "publication \(number): 240p wrote \(written)")
+        }
         for (number, publication) in zip(1..., publications) {
             let segments = publication.segments
             let snapshot = snapshots.appendingPathComponent("\(number)")

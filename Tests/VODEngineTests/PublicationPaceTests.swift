@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VODEngine
+import VODFFmpeg
 
 /// A growing title says it is playable only once its publication can stay ahead of a player that starts then.
 @Suite(.timeLimit(.minutes(2))) struct PublicationPaceTests {
@@ -39,6 +40,23 @@ import Testing
         #expect(Self.claim(8, after: 84).makesPlayable)
         // But not 6 s more after 12 s: the rest would take 115 s, and the player is through in 52.
         #expect(!Self.claim(2, after: 12).makesPlayable)
+    }
+
+    /// A 10 s title encoded at 0.8× real time (a 4k source on 2 cores): in the default layout of 2 s segments at
+    /// the start it says playable once 6 s are out, 5 s after its first publication; in a 2 s segment followed by
+    /// 6 s ones, only once 8 s are out, 7.5 s after it.
+    @Test func shortSegmentsAtTheStartLetATitleNearRealTimeSayPlayableSooner() {
+        let frameRate = FrameRate(source: Rational(30, 1), keyframeInterval: 2)
+        let start = ContinuousClock.now
+        var short = PublicationPace(duration: 10, frameRate: frameRate, durations: TranscodeOptions().segmentDurations)
+        #expect(short.boundaries == [0, 2, 4, 6, 8, 10])
+        #expect(!short.publication(of: 1, now: start).makesPlayable)
+        #expect(!short.publication(of: 2, now: start + .seconds(2.5)).makesPlayable, "the last 6 s would take 8.3 s, needed in 7.5 s")
+        #expect(short.publication(of: 3, now: start + .seconds(5)).makesPlayable, "the last 4 s take 5.6 s, needed in 7.5 s")
+        var long = PublicationPace(duration: 10, frameRate: frameRate, durations: SegmentDurations(first: 2, target: 6))
+        #expect(long.boundaries == [0, 2, 8, 10])
+        #expect(!long.publication(of: 1, now: start).makesPlayable)
+        #expect(long.publication(of: 2, now: start + .seconds(7.5)).makesPlayable)
     }
 
     @Test func aTitleIsMadePlayableOnce() {

@@ -14,7 +14,7 @@ struct SegmentContinuityTests {
                                                  ToneTrack(frequency: 600, metadata: ["language=fre"])],
                                                 duration: 14, in: directory.url)
         let output = directory.url.appendingPathComponent("out")
-        let options = TranscodeOptions(ladder: [Rung(name: "240p", width: 426, height: 240, bitrate: 300_000)], preset: "superfast")
+        let options = TranscodeOptions(ladder: [Rung(name: "240p", width: 426, height: 240, bitrate: 300_000)], preset: "superfast", shortSegments: 1)
         _ = try await Transcoder(options: options).transcode(input: clip, outputDirectory: output.path)
 
         for rendition in ["240p", "audio_0", "audio_1"] {

@@ -13,7 +13,7 @@ struct SplitTitleTests {
     static let options = TranscodeOptions(ladder: [
         Rung(name: "360p", width: 640, height: 360, bitrate: 600_000),
         Rung(name: "240p", width: 426, height: 240, bitrate: 300_000),
-    ], preset: "superfast")
+    ], preset: "superfast", shortSegments: 1)
 
     @Test func aTitleSplitIntoChunksMatchesOneTranscodeOfTheWhole() async throws {
         let directory = try TemporaryDirectory()

@@ -54,12 +54,13 @@ struct SubtitleRenditionTests {
 
         let folder = result.masterPlaylist.deletingLastPathComponent()
         let first = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_000.vtt"), encoding: .utf8)
-        let second = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_001.vtt"), encoding: .utf8)
-        let third = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_002.vtt"), encoding: .utf8)
+        // Five 2 s segments, then 6 s ones: the cut at 8 s is between segments 3 and 4.
+        let beforeCut = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_003.vtt"), encoding: .utf8)
+        let afterCut = try String(contentsOf: folder.appendingPathComponent("subtitles_0/segment_004.vtt"), encoding: .utf8)
         #expect(first.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n"))
         #expect(first.contains("00:00:01.000 --> 00:00:02.500\nHello &amp; welcome\n"), "styling dropped, text kept")
         let spanning = "00:00:07.000 --> 00:00:09.000\nAcross the second cut\n"
-        #expect(second.contains(spanning) && third.contains(spanning), "a cue across a cut (8 s) is in both segments")
+        #expect(beforeCut.contains(spanning) && afterCut.contains(spanning), "a cue across a cut (8 s) is in both segments")
         #expect(!first.contains(spanning), "and in no other")
         let french = try String(contentsOf: folder.appendingPathComponent("subtitles_1/subtitles.vtt"), encoding: .utf8)
         #expect(french == "WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nBonjour\nà tous\n")

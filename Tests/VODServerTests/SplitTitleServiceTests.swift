@@ -81,7 +81,7 @@ import VODTestSupport
                     "the media JSON's loudness \(loudness) is Debian's ffmpeg's on the source: \(source)")
             let segments = try String(contentsOf: folder.appendingPathComponent("240p/index.m3u8"), encoding: .utf8)
                 .components(separatedBy: "#EXTINF:").count - 1
-            #expect(segments == 12, "62 s: a 2 s first segment, ten of 6 s, and the frame the sound's end (62.02 s) adds")
+            #expect(segments == 14, "62 s: five 2 s segments, eight of 6 s, and one of 4 s to the sound's end (62.02 s)")
             let frames = try await ExternalTool.require("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                 "stream=nb_read_frames", "-of", "csv=p=0", "\(server)/api/media/\(id)/stream"])
             let count = frames.standardOutput.split(whereSeparator: { !$0.isNumber }).first.flatMap { Int($0) }

@@ -9,6 +9,9 @@ final class AudioRenditionWriter {
     private let files: any SegmentWriter
     private var schedule: SegmentSchedule
     private var boundary: Double
+    /// Half a frame of the video, and the packets held from the next cut on (`add`).
+    private let halfFrame: Double
+    private var held: [Packet] = []
 
     /// Writes into `directory` in `format`; `publish` is told of each segment once it is complete.
     init(directory: URL, encoding: AudioEncoderStage, frameRate: FrameRate, durations: SegmentDurations, format: SegmentFormat,
@@ -20,24 +23,44 @@ final class AudioRenditionWriter {
                               frameDuration: nil)
         schedule = SegmentSchedule(frameRate: frameRate, durations: durations)
         boundary = schedule.nextBoundary()
+        halfFrame = 0.5 / frameRate.framesPerSecond
         files.onClose = publish
     }
 
-    /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in.
+    /// Writes an audio packet (in the encoder's time base) into the segment whose time it starts in. Packets
+    /// from the next cut on are held until one ends half a frame past it: only then does the video have a picture
+    /// there (`FrameRateConverter.finish(until:)`), and so a segment that starts at the cut, which the audio's must
+    /// match; sound that ends sooner stays in the segment before, with the last picture.
     func add(_ packet: Packet) throws {
         let time = Double(packet.pts) * encoder.timeBase.value
         if !files.isWriting { try files.start(at: 0) }
-        while time >= boundary {
-            try files.start(at: boundary)
-            boundary = schedule.nextBoundary()
+        guard time >= boundary || !held.isEmpty else {
+            return try files.write(try packet.reference(), stream: 0, timeBase: encoder.timeBase)
         }
-        try files.write(try packet.reference(), stream: 0, timeBase: encoder.timeBase)
+        held.append(try packet.reference())
+        guard time + Double(packet.duration) * encoder.timeBase.value >= boundary + halfFrame else { return }
+        for packet in held {
+            while Double(packet.pts) * encoder.timeBase.value >= boundary {
+                try files.start(at: boundary)
+                boundary = schedule.nextBoundary()
+            }
+            try files.write(packet, stream: 0, timeBase: encoder.timeBase)
+        }
+        held = []
     }
 
     /// Closes the last segment at `end` seconds (with the video's remaining cuts, should the audio stop short
     /// of them) and returns every segment.
     func finish(end: Double) throws -> [Segment] {
         if !files.isWriting { try files.start(at: 0) }
+        for packet in held {
+            while Double(packet.pts) * encoder.timeBase.value >= boundary, boundary < end - 0.001 {
+                try files.start(at: boundary)
+                boundary = schedule.nextBoundary()
+            }
+            try files.write(packet, stream: 0, timeBase: encoder.timeBase)
+        }
+        held = []
         while boundary < end - 0.001 {
             try files.start(at: boundary)
             boundary = schedule.nextBoundary()

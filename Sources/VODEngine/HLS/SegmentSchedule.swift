@@ -1,12 +1,14 @@
-/// The target duration of each segment: the first short, so that a title is out and a player starts in
-/// seconds, every other one the playlist's target.
-struct SegmentDurations: Sendable, Equatable {
+/// The target duration of each segment: the first `shortCount` short, so that a title is out, says it is
+/// playable and a player starts in seconds, every other one the playlist's target.
+struct SegmentDurations: Sendable, Equatable, Codable {
     let first: Double
     let target: Double
+    /// How many segments at the title's start last `first`.
+    var shortCount = 1
 
     /// The target duration of segment `index` (counted from 0 across the whole title).
     func target(ofSegment index: Int) -> Double {
-        index == 0 ? first : target
+        index < shortCount ? first : target
     }
 }
 

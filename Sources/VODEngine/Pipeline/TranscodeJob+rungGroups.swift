@@ -32,6 +32,7 @@ extension TranscodeJob {
             try firstDone(encoded.duration)
             return encoded
         }
+        leadingPlayable.open()
         if case .failure = first { cancellation.cancel() }
         let others = lagging.map { $0.wait() }
         let failures = ([first.map(\.renditions)] + others.map { $0.map(\.renditions) }).compactMap { result -> (any Error)? in
@@ -56,8 +57,9 @@ extension TranscodeJob {
         let sibling = TranscodeJob(input: input, staging: staging, options: options.withoutFastStart, cancellation: cancellation,
                                    reporter: progress, onPublish: nil, beforePicture: nil)
         let group = LaggingGroup()
-        let thread = Thread { [input, options, cancellation] in
+        let thread = Thread { [input, options, cancellation, leadingPlayable] in
             RungPriority.yieldToLeadingRungs()
+            leadingPlayable.wait()
             group.finish(Result {
                 let file = try MediaProber.open(path: input, cancellation: cancellation)
                 guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }

@@ -16,6 +16,8 @@ final class TranscodeJob: @unchecked Sendable {
     /// Waited on before each picture leaves the source (a chunk yielding to its title's frontier).
     private let beforePicture: (@Sendable () -> Void)?
     private let failure = Mutex<(any Error)?>(nil)
+    /// Opens once the title is playable, or its first group of rungs is done: the other groups start then.
+    let leadingPlayable = StartGate()
     /// The audio muxed into the first segment of each rung (by name) that started fast, once `encode` returns.
     var firstSegmentAudio: [String: [Packet]] = [:]
     /// How the title's CRF was chosen, once `run` has planned its rungs, when an analysis chose it.
@@ -199,9 +201,10 @@ final class TranscodeJob: @unchecked Sendable {
     private func makePublisher(plan: [PlannedRung], groups: [[String]], audio: [AlternateRendition], duration: Double?,
                                frameRate: FrameRate) -> LivePublisher? {
         onPublish.map { onPublish in
-            let onPublish: @Sendable (Publication) -> Void = { [progress] publication in
+            let onPublish: @Sendable (Publication) -> Void = { [progress, leadingPlayable] publication in
                 progress.listed(publication.rungs)
                 onPublish(publication)
+                if publication.makesPlayable { leadingPlayable.open() }
             }
             let pace = PublicationPace(duration: duration ?? 0, frameRate: frameRate, durations: options.segmentDurations)
             return LivePublisher(plan: plan, groups: groups, audio: audio, pace: pace, write: LivePublisher.playlists(

@@ -18,6 +18,9 @@ public struct ChunkSpec: Sendable, Codable, Equatable {
     public var rungs: [PlannedRung]
     /// The title's segment container, which every chunk writes whatever its worker's own setting.
     public var segmentFormat: SegmentFormat = .ts
+    /// The title's segment durations, which every chunk cuts on whatever its worker's own settings; nil in a
+    /// chunk queued before chunks carried them.
+    var segmentDurations: SegmentDurations?
 
     /// Whether the chunk starts the title: the first chunk of the first group of rungs, the only one whose first
     /// segment starts fast (`TranscodeOptions.startsFast`). A later group's first chunk is taken after every

@@ -85,6 +85,7 @@ public final class SplitTitle: @unchecked Sendable {
                 chunk.index = group * spans.count + span.index
                 chunk.rungs = groupRungs
                 chunk.segmentFormat = options.segmentFormat
+                chunk.segmentDurations = options.segmentDurations
                 return chunk
             }
         }

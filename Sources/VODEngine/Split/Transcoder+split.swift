@@ -29,6 +29,9 @@ extension Transcoder {
         let folder = URL(fileURLWithPath: outputDirectory)
         var options = chunk.startsTitle ? self.options : self.options.withoutFastStart
         options.segmentFormat = chunk.segmentFormat
+        if let durations = chunk.segmentDurations {
+            (options.segmentDuration, options.firstSegmentDuration, options.shortSegments) = (durations.target, durations.first, durations.shortCount)
+        }
         var beforePicture: (@Sendable () -> Void)?
         if let yield { beforePicture = { yield.waitWhileBehind(cancellation: cancellation) } }
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in },

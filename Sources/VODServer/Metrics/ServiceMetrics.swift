@@ -30,6 +30,8 @@ final class ServiceMetrics: Sendable {
     let segmentsSentFromFile: Counter
     /// Thumbnails rendered on demand (not those answered from memory).
     let thumbnailRenders: Counter
+    /// Playlist requests answered from the connection's bytes, below the HTTP/1 codec (`StreamRawPath`).
+    let answersBelowCodec: Counter
 
     /// Request latency buckets, in seconds: 1 ms to 10 s.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -56,6 +58,9 @@ final class ServiceMetrics: Sendable {
             descriptor: Self.name("segments_sent_from_file", "total", "Segments sent from their file with sendfile")
         )
         thumbnailRenders = registry.makeCounter(descriptor: Self.name("thumbnail_renders", "total", "Thumbnails rendered on demand"))
+        answersBelowCodec = registry.makeCounter(
+            descriptor: Self.name("stream_answers_below_codec", "total", "Playlist requests answered below the HTTP/1 codec")
+        )
     }
 
     /// The request counter (by route, method and status) and latency histogram (by route and method) of one

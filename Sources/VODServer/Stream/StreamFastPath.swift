@@ -40,6 +40,8 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests handed on to Hummingbird whose answers have not ended.
     private var handedOn = 0
     private var answer: Answer?
+    /// Whether a request's head has been read and its end not yet.
+    private var readingRequest = false
     /// The context of the HTTP/1 encoder, below which a file's body is written; nil: files go to the route.
     private var encoder: ChannelHandlerContext?
 
@@ -58,9 +60,13 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         answer = nil
     }
 
+    /// Whether no request is in progress: every request read to its end, and answered.
+    var isIdle: Bool { !readingRequest && handedOn == 0 && answer == nil }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            readingRequest = true
             if handedOn == 0, let answer = immediateAnswer(to: request) {
                 self.answer = answer
             } else {
@@ -70,6 +76,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             if answer == nil { context.fireChannelRead(data) }
         case .end:
+            readingRequest = false
             guard let answer else { return context.fireChannelRead(data) }
             self.answer = nil
             send(answer, context: context)
@@ -157,22 +164,28 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 extension StreamFastPath {
-    /// Puts a `StreamFastPath` after Hummingbird's connection state handler, then steps aside. Hummingbird adds
-    /// its extra handlers before that handler, which it adds once it knows a connection is not a WebSocket; the
-    /// installer waits there for the connection's first request, by which time the state handler is in place.
+    /// Puts a `StreamFastPath` after Hummingbird's connection state handler and its `StreamRawPath` before the
+    /// HTTP/1 codec, then steps aside. Hummingbird adds its extra handlers before that handler, which it adds
+    /// once it knows a connection is not a WebSocket; the installer waits there for the connection's first
+    /// request, by which time the state handler is in place.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
 
-        private let make: () -> StreamFastPath
+        private let make: () -> (StreamFastPath, StreamRawPath)
 
-        init(make: @escaping () -> StreamFastPath) {
+        init(make: @escaping () -> (StreamFastPath, StreamRawPath)) {
             self.make = make
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let pipeline = context.pipeline.syncOperations
             if let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) {
-                try? pipeline.addHandler(make(), position: .after(state))
+                let (fastPath, rawPath) = make()
+                try? pipeline.addHandler(fastPath, position: .after(state))
+                // Before the encoder and the decoder, which come in that order: its answers are bytes for the socket.
+                if let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) {
+                    try? pipeline.addHandler(rawPath, position: .before(encoder))
+                }
             }
             context.fireChannelRead(data)
             pipeline.removeHandler(context: context, promise: nil)

@@ -156,7 +156,12 @@ extension StreamFile {
     }
 
     private static func acceptsGzip(_ headers: HTTPFields) -> Bool {
-        headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
+        acceptsGzip(headers[values: .acceptEncoding])
+    }
+
+    /// Whether `Accept-Encoding` fields with these values accept gzip.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        values.flatMap { $0.split(separator: ",") }.contains { coding in
             let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             return parts.first == "gzip" && !parts.dropFirst().contains { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }
         }

@@ -20,10 +20,12 @@ struct StreamFile: Sendable {
     let lastModified: String
     /// Whether it belongs to a title still being transcoded.
     var isLive = false {
-        didSet { immediateHeaders = Self.immediateHeaders(of: self) }
+        didSet { setImmediateHeaders() }
     }
     /// The headers of a plain GET of the whole file, with the CORS headers (`immediateResponse`, `StreamFastPath`).
     private(set) var immediateHeaders: ImmediateHeaders?
+    /// For a file held in memory, the same as the HTTP/1 encoder writes them, before `Date` (`StreamRawPath`).
+    private(set) var rawHeads: RawHeads?
 
     /// The headers of a plain GET of the whole file, built once: its own and, for a playlist, its gzip form's.
     struct ImmediateHeaders: Sendable {
@@ -59,7 +61,7 @@ struct StreamFile: Sendable {
         self.contentType = contentType
         eTag = "\"\(String(hash, radix: 16))\""
         lastModified = HTTPDate.string(from: modified)
-        immediateHeaders = Self.immediateHeaders(of: self)
+        setImmediateHeaders()
     }
 
     /// A file streamed from disk.
@@ -69,7 +71,13 @@ struct StreamFile: Sendable {
         self.contentType = contentType
         eTag = Self.eTag(size: size, modified: modified)
         lastModified = HTTPDate.string(from: modified)
-        immediateHeaders = Self.immediateHeaders(of: self)
+        setImmediateHeaders()
+    }
+
+    private mutating func setImmediateHeaders() {
+        let headers = Self.immediateHeaders(of: self)
+        immediateHeaders = headers
+        if case .memory = content { rawHeads = RawHeads(headers) }
     }
 
     /// The ETag of a file on disk: its size and modification time (to the nanosecond), in hex.

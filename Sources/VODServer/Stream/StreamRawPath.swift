@@ -1,0 +1,103 @@
+import HTTPTypes
+import NIOCore
+
+/// Answers the plainest request players repeat most, below the HTTP/1 codec: on a kept-alive connection with no
+/// request in progress, a lone `GET` or `HEAD` of a stream playlist held in memory (`StreamFiles.immediateFile`),
+/// asking for no range, no condition and no close, is read from the connection's bytes and answered with bytes
+/// built once per playlist (`StreamFile.RawHead`) and the `Date` and `Server` fields, byte for byte what
+/// `StreamFastPath` would send, counted in the same request metrics.
+///
+/// Every other read goes on to the HTTP/1 decoder as it came: a request this does not take, several requests or
+/// part of one in one read, every read while the decoder may hold part of a request or `StreamFastPath` has one in
+/// progress, and one request each half idle timeout, so that Hummingbird's idle timer, which sees only the
+/// requests that pass the codec, never takes a busy connection for an idle one. Neither the decoder nor the encoder sees the requests answered here, so the encoder's queue
+/// of request methods (which frames the answers to `HEAD`) stays in step with the requests it does see.
+final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let files: StreamFiles
+    private let metrics: ServiceMetrics
+    private let serverField: [UInt8]
+    /// The handler after the codec, which knows whether a request is in progress.
+    private let fastPath: StreamFastPath
+    /// Whether everything handed to the decoder ended with a request's end, so that the next read starts one.
+    /// False at first: the reader is added while the decoder reads the connection's first request.
+    private var decoderAtBoundary = false
+    /// Half the connection's idle timeout, and when a read last went on to the decoder.
+    private let codecInterval: Duration?
+    private var lastPassed = ContinuousClock.now
+
+    init(files: StreamFiles, metrics: ServiceMetrics, serverName: String, idleTimeout: Duration?, fastPath: StreamFastPath) {
+        codecInterval = idleTimeout.map { $0 / 2 }
+        self.files = files
+        self.metrics = metrics
+        serverField = Array("\r\nServer: \(serverName)\r\n\r\n".utf8)
+        self.fastPath = fastPath
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        let now = ContinuousClock.now
+        if decoderAtBoundary, fastPath.isIdle, codecInterval.map({ now - lastPassed < $0 }) ?? true,
+           let request = RawRequest(bytes), let answer = answer(to: request, started: now) {
+            context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+            return
+        }
+        lastPassed = now
+        context.fireChannelRead(data)
+        decoderAtBoundary = RawRequest.endsAtHeadEnd(bytes) && fastPath.isIdle
+    }
+
+    /// The metrics of an answer of each kind (the master or another file, GET or HEAD), looked up once.
+    private var answerHandles: [Int: ServiceMetrics.RequestHandles] = [:]
+
+    private func handles(master: Bool, isHead: Bool) -> ServiceMetrics.RequestHandles {
+        let kind = (master ? 2 : 0) + (isHead ? 1 : 0)
+        if let known = answerHandles[kind] { return known }
+        let handles = metrics.requests(route: master ? MediaController.masterRoute : MediaController.streamFileRoute,
+                                       method: isHead ? "HEAD" : "GET", status: 200)
+        answerHandles[kind] = handles
+        return handles
+    }
+
+    private func answer(to request: RawRequest, started: ContinuousClock.Instant) -> ByteBuffer? {
+        guard let (id, relative) = StreamFastPath.streamTarget(request.path),
+              let file = files.immediateFile(id: id, relative: relative), case .memory(let plain, let gzipped) = file.content,
+              let heads = file.rawHeads else { return nil }
+        let (head, body) = request.acceptsGzip ? (heads.gzipped ?? heads.plain, gzipped ?? plain) : (heads.plain, plain)
+        let date = HTTPDate.now()
+        var answer = ByteBufferAllocator().buffer(capacity: head.count + date.utf8.count + serverField.count + body.readableBytes)
+        answer.writeBytes(head)
+        answer.writeString(date)
+        answer.writeBytes(serverField)
+        if !request.isHead { answer.writeImmutableBuffer(body) }
+        let handles = handles(master: relative == nil, isHead: request.isHead)
+        metrics.servedBytes.increment(by: Int64(request.isHead ? 0 : body.readableBytes))
+        metrics.answersBelowCodec.increment()
+        handles.requests.increment()
+        handles.duration.record((ContinuousClock.now - started).seconds)
+        return answer
+    }
+}
+
+extension StreamFile {
+    /// A playlist's answer to a plain GET up to its `Date` field: the status line and the fields of
+    /// `immediateHeaders`, as the HTTP/1 encoder writes them, for `StreamRawPath`.
+    struct RawHeads: Sendable {
+        let plain: [UInt8]
+        let gzipped: [UInt8]?
+
+        init(_ headers: ImmediateHeaders) {
+            plain = Self.head(headers.plain)
+            gzipped = headers.gzipped.map(Self.head)
+        }
+
+        private static func head(_ fields: HTTPFields) -> [UInt8] {
+            var text = "HTTP/1.1 200 OK\r\n"
+            for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+            return Array((text + "Date: ").utf8)
+        }
+    }
+}
