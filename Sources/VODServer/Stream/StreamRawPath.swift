@@ -4,14 +4,15 @@ import NIOCore
 /// Answers the plainest request players repeat most, below the HTTP/1 codec: on a kept-alive connection with no
 /// request in progress, a lone `GET` or `HEAD` of a stream playlist held in memory (`StreamFiles.immediateFile`),
 /// asking for no range, no condition and no close, is read from the connection's bytes and answered with bytes
-/// built once per playlist (`StreamFile.RawHead`) and the `Date` and `Server` fields, byte for byte what
+/// built once per playlist (`StreamFile.RawHeads`) and the `Date` and `Server` fields, byte for byte what
 /// `StreamFastPath` would send, counted in the same request metrics.
 ///
 /// Every other read goes on to the HTTP/1 decoder as it came: a request this does not take, several requests or
 /// part of one in one read, every read while the decoder may hold part of a request or `StreamFastPath` has one in
 /// progress, and one request each half idle timeout, so that Hummingbird's idle timer, which sees only the
-/// requests that pass the codec, never takes a busy connection for an idle one. Neither the decoder nor the encoder sees the requests answered here, so the encoder's queue
-/// of request methods (which frames the answers to `HEAD`) stays in step with the requests it does see.
+/// requests that pass the codec, never takes a busy connection for an idle one. Neither the decoder nor the
+/// encoder sees the requests answered here, so the encoder's queue of request methods (which frames the answers to
+/// `HEAD`) stays in step with the requests it does see.
 final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
