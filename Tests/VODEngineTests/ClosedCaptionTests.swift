@@ -82,7 +82,7 @@ struct ClosedCaptionTests {
         let title = try #require(try SplitTitle.plan(input: source, outputDirectory: output.path, options: options,
                                                      splitAfter: 10, chunkSeconds: 12, cancellation: CancellationFlag()))
         #expect(title.chunks.map(\.startFrame) == [0, 60, 420] && title.chunks.map(\.firstSegment) == [0, 1, 3])
-        try await Task.detached { try title.readTracks() }.value
+        try await title.encodeTracks(cancellation: CancellationFlag())
         for index in [2, 0, 1] {
             try await Transcoder(options: options).encodeChunk(input: source, outputDirectory: output.path, chunk: title.chunks[index])
         }

@@ -81,7 +81,7 @@ struct FastStartTests {
         let options = TranscodeOptions(ladder: Self.ladder, preset: "veryfast", fastStartPixels: 0)
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options, splitAfter: 20,
                                                      chunkSeconds: 12, groupsRungs: true, cancellation: CancellationFlag()))
-        try await Task.detached { try title.readTracks() }.value
+        try await title.encodeTracks(cancellation: CancellationFlag())
         for chunk in title.chunks {
             try await Transcoder(options: options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
         }

@@ -91,7 +91,7 @@ struct FragmentedSegmentTests {
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options,
                                                      splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
         #expect(title.chunks.map(\.firstSegment) == [0, 1, 3] && title.chunks.allSatisfy { $0.segmentFormat == .fmp4 })
-        try await Task.detached { try title.readTracks() }.value
+        try await title.encodeTracks(cancellation: CancellationFlag())
         // A worker set to TS, and to five short segments, encodes a chunk of an fMP4 title of one short segment in
         // fMP4 and on the title's segments: the chunk carries its title's format and segment durations.
         for index in [2, 0, 1] {

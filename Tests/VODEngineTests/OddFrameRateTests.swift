@@ -58,7 +58,7 @@ struct OddFrameRateTests {
         let title = try #require(try SplitTitle.plan(input: source, outputDirectory: output.path, options: options,
                                                      splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
         #expect(title.chunks.count > 2, "the 2 s first segment, then chunks")
-        try title.readTracks()
+        try await title.encodeTracks(cancellation: CancellationFlag())
         for chunk in title.chunks {
             try await Transcoder(options: options).encodeChunk(input: source, outputDirectory: output.path, chunk: chunk)
         }

@@ -83,7 +83,7 @@ struct RateControlTests {
         #expect(title.chunks.allSatisfy { $0.rungs.map(\.crf) == [crf, crf] }, "every chunk carries the title's CRF")
         let decoded = try ChunkSpec(json: try title.chunks[1].json)
         #expect(decoded.rungs.map(\.crf) == [crf, crf], "as the queue stores it")
-        try await Task.detached { try title.readTracks() }.value
+        try await title.encodeTracks(cancellation: CancellationFlag())
         for chunk in title.chunks {
             try await Transcoder(options: options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
         }

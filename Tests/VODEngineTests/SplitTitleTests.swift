@@ -30,7 +30,7 @@ struct SplitTitleTests {
                                     cancellation: CancellationFlag()) == nil, "a title no longer than the threshold is not split")
 
         // The tracks on a thread of their own, the chunks out of order, as workers would take them.
-        let tracks = Task.detached { try title.readTracks() }
+        let tracks = Task { try await title.encodeTracks(cancellation: CancellationFlag()) }
         try await tracks.value
         var published: [Int] = []
         for index in [2, 0, 3, 1] {
@@ -75,7 +75,7 @@ struct SplitTitleTests {
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: Self.options,
                                                      splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
         #expect(title.chunks.map(\.firstSegment) == [0, 1, 3], "chunk 1 holds segments 1 and 2")
-        try await Task.detached { try title.readTracks() }.value
+        try await title.encodeTracks(cancellation: CancellationFlag())
         for chunk in title.chunks {
             try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VODFFmpeg
 
 /// Which rung gets the CPU first when the rungs compete for it.
 ///
@@ -25,6 +26,16 @@ enum RungPriority {
     /// first chunk makes the title playable, so where workers share a machine it gets the CPU first.
     static func yieldToFirstChunk() {
         yieldToLargestRung()
+    }
+
+    /// Runs `body` on a thread of its own (`DedicatedThread`) lowered like `yieldToFirstChunk`.
+    static func onLoweredThread<T: Sendable>(
+        _ name: String, cancellation: CancellationFlag, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        try await DedicatedThread.run(name, cancellation: cancellation) {
+            yieldToFirstChunk()
+            return try body()
+        }
     }
 
     /// How many nice steps below the first group of a title published as it grows the other groups run.

@@ -96,9 +96,13 @@ public final class SplitTitle: @unchecked Sendable {
                           chapters: (file.chapters, timelineStart))
     }
 
-    /// Encodes every audio track and reads the subtitles: blocking, for a thread of its own, beside the chunks.
-    public func readTracks() throws {
-        try tracks.run()
+    /// Encodes every audio track and reads the subtitles, on a thread of its own beside the chunks; cancelling
+    /// the task stops it through `cancellation`, the flag the title was planned with. The thread runs as low as
+    /// the chunks after the first (`RungPriority.yieldToFirstChunk`): sound is encoded many times faster than
+    /// real time, so it stays ahead of the pictures without taking the CPU from the chunk at the frontier, which
+    /// decides when the title is playable.
+    public func encodeTracks(cancellation: CancellationFlag) async throws {
+        try await RungPriority.onLoweredThread("vod.tracks", cancellation: cancellation) { [tracks] in try tracks.run() }
     }
 
     /// Publishes the title as far as its chunks' segments go from the start, done or still encoding, and the

@@ -27,7 +27,7 @@ extension TranscodeService {
             throw LeaseLost()
         }
         logger.info("title split", metadata: ["chunks": "\(title.chunks.count)"])
-        let tracks = Task { try await DedicatedThread.run("vod.tracks", cancellation: cancellation) { try title.readTracks() } }
+        let tracks = Task { try await title.encodeTracks(cancellation: cancellation) }
         defer { cancellation.cancel() }
         let publishing = Task { try await publishWhileEncoding(title, job: job, output: output, progressWriter: progressWriter, logger: logger) }
         defer { publishing.cancel() }
