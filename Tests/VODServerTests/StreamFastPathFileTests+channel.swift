@@ -6,7 +6,6 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
-import NIOHTTPTypesHTTP1
 import Testing
 @testable import VODServer
 import VODTestSupport
@@ -18,10 +17,7 @@ extension StreamFastPathFileTests {
         let item = try await test.addReady()
         let files = StreamFiles(catalog: test.library.catalog, segmentCacheSize: 0)
         _ = try await files.file(id: item.id, components: ["720p", "segment_001.ts"])
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-        try channel.pipeline.syncOperations.addHandler(StreamFastPath(files: files, metrics: ServiceMetrics(), serverName: "vod"))
+        let channel = try EmbeddedChannel.streamPipeline(StreamFastPath(files: files, metrics: ServiceMetrics(), serverName: "vod"))
         let target = "/api/media/\(item.id)/stream/720p/segment_001.ts"
 
         try channel.writeInbound(ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: x\r\nRange: bytes=100-1099\r\n\r\n"))
@@ -70,10 +66,7 @@ extension StreamFastPathFileTests {
             return
         }
         _ = try await files.segments.bytes(of: path, size: file.size)
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-        try channel.pipeline.syncOperations.addHandler(StreamFastPath(files: files, metrics: ServiceMetrics(), serverName: "vod"))
+        let channel = try EmbeddedChannel.streamPipeline(StreamFastPath(files: files, metrics: ServiceMetrics(), serverName: "vod"))
 
         try channel.writeInbound(ByteBuffer(string: "GET /api/media/\(item.id)/stream/720p/segment_001.ts HTTP/1.1\r\nHost: x\r\nRange: bytes=100-1099\r\n\r\n"))
         #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil, "nothing reaches Hummingbird")

@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 import Testing
 @testable import VODServer
 import VODTestSupport
@@ -17,10 +16,7 @@ extension StreamRawPathTests {
         _ = try await files.file(id: item.id, components: ["720p", "index.m3u8"])
         let metrics = ServiceMetrics()
         let fastPath = StreamFastPath(files: files, metrics: metrics, serverName: "vod")
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-        try channel.pipeline.syncOperations.addHandler(fastPath)
+        let channel = try EmbeddedChannel.streamPipeline(fastPath)
         let encoder = try channel.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self)
         try channel.pipeline.syncOperations.addHandler(
             StreamRawPath(files: files, metrics: metrics, serverName: "vod", idleTimeout: nil, fastPath: fastPath),
