@@ -28,7 +28,8 @@ final class AudioEncoderStage {
         self.language = language
         self.format = format
         let channels = Int32(format.channels)
-        encoder = try Codec.encoder(named: format.encoder) { context in
+        let options = loudnessTarget != nil && format.encoder == "aac" ? LoudnessNormalizer.aacOptions : [:]
+        encoder = try Codec.encoder(named: format.encoder, options: options) { context in
             context.setAudio(sampleRate: Self.sampleRate, format: .floatPlanar, channels: channels)
             context.setBitRate(Int64(format.bitrate))
             context.setTiming(timeBase: Rational(1, Self.sampleRate))
