@@ -13,4 +13,16 @@ extension EmbeddedChannel {
         try channel.pipeline.syncOperations.addHandler(fastPath)
         return channel
     }
+
+    /// `streamPipeline` with a `StreamRawPath` before the HTTP/1 encoder, where the installer puts it, both
+    /// serving `files` and counting in `metrics`.
+    static func rawStreamPipeline(files: StreamFiles, metrics: ServiceMetrics) throws -> EmbeddedChannel {
+        let fastPath = StreamFastPath(files: files, metrics: metrics, serverName: "vod")
+        let channel = try streamPipeline(fastPath)
+        let encoder = try channel.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self)
+        try channel.pipeline.syncOperations.addHandler(
+            StreamRawPath(files: files, metrics: metrics, serverName: "vod", idleTimeout: nil, fastPath: fastPath),
+            position: .before(encoder))
+        return channel
+    }
 }

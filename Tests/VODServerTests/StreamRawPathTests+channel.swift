@@ -15,12 +15,7 @@ extension StreamRawPathTests {
         let files = StreamFiles(catalog: test.library.catalog, segmentCacheSize: 0)
         _ = try await files.file(id: item.id, components: ["720p", "index.m3u8"])
         let metrics = ServiceMetrics()
-        let fastPath = StreamFastPath(files: files, metrics: metrics, serverName: "vod")
-        let channel = try EmbeddedChannel.streamPipeline(fastPath)
-        let encoder = try channel.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self)
-        try channel.pipeline.syncOperations.addHandler(
-            StreamRawPath(files: files, metrics: metrics, serverName: "vod", idleTimeout: nil, fastPath: fastPath),
-            position: .before(encoder))
+        let channel = try EmbeddedChannel.rawStreamPipeline(files: files, metrics: metrics)
         let playlist = "/api/media/\(item.id)/stream/720p/index.m3u8"
         func send(_ bytes: [UInt8]) throws -> String {
             try channel.writeInbound(ByteBuffer(bytes: bytes))
@@ -51,5 +46,66 @@ extension StreamRawPathTests {
         #expect(try send(Array(get.dropFirst(20))) == first && below == 3)
         #expect(try send(get) == first && below == 4, "the decoder is at a request's end again")
         _ = try channel.finish()
+    }
+
+    /// A segment on disk: its head built once, its body a region of the file opened now, or the bytes the segment
+    /// cache holds; a file renamed over since its lookup goes through the codec, which answers with the new file.
+    @Test func aSegmentIsAnsweredBelowTheCodecFromItsFileOrFromTheCache() async throws {
+        let test = try TestLibrary()
+        let item = try await test.addReady()
+        let segment = "\(test.library.outputFolder(for: item.id))/720p/segment_000.ts"
+        for cached in [false, true] {
+            let files = StreamFiles(catalog: test.library.catalog, segmentCacheSize: cached ? 1 << 20 : 0)
+            let file = try await files.file(id: item.id, components: ["720p", "segment_000.ts"])
+            if cached { _ = try await files.segments.bytes(of: segment, size: file.size) }
+            let metrics = ServiceMetrics()
+            let channel = try EmbeddedChannel.rawStreamPipeline(files: files, metrics: metrics)
+            /// The answer's bytes but for `Date`, and the lengths of the file regions sent after them.
+            func send(_ bytes: [UInt8]) throws -> (text: String, regions: [Int]) {
+                try channel.writeInbound(ByteBuffer(bytes: bytes))
+                var (text, regions) = ("", [Int]())
+                while let part = try channel.readOutbound(as: IOData.self) {
+                    switch part {
+                    case .byteBuffer(let buffer): text += String(decoding: buffer.readableBytesView, as: Unicode.ASCII.self)
+                    case .fileRegion(let region): regions.append(region.readableBytes)
+                    }
+                }
+                return (text.split(separator: "\r\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Date: ") }
+                    .joined(separator: "\r\n"), regions)
+            }
+            func counted(_ name: String) -> Double? {
+                var exposition: [UInt8] = []
+                metrics.registry.emit(into: &exposition)
+                return try? Exposition(String(decoding: exposition, as: UTF8.self))[name]
+            }
+            let get = RawHTTP.head("GET", "/api/media/\(item.id)/stream/720p/segment_000.ts")
+            let body = String(decoding: TestLibrary.segmentBytes, as: Unicode.ASCII.self)
+
+            let first = try send(get)
+            let second = try send(get)
+            #expect(counted("vod_stream_answers_below_codec_total") == 1, "the second, once the decoder is at a request's end")
+            #expect(second.text == first.text && second.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(second.text.contains("Content-Length: \(TestLibrary.segmentBytes.count)\r\n"))
+            if cached {
+                #expect(second.regions.isEmpty && second.text.hasSuffix("\r\n\r\n" + body), "the cache's bytes")
+            } else {
+                #expect(second.regions == [TestLibrary.segmentBytes.count] && second.text.hasSuffix("\r\n\r\n"), "the whole file")
+                #expect(counted("vod_segments_sent_from_file_total") == 2)
+            }
+            let head = try send(RawHTTP.head("HEAD", "/api/media/\(item.id)/stream/720p/segment_000.ts"))
+            #expect(counted("vod_stream_answers_below_codec_total") == 2)
+            #expect(head.regions.isEmpty && head.text == String(first.text.prefix(upTo: first.text.range(of: "\r\n\r\n")!.upperBound)))
+            if !cached {
+                // A file renamed over the segment (which a ready title's never is): the lookup's ETag no longer holds.
+                let replacement = segment + ".new"
+                try Data(TestLibrary.segmentBytes.prefix(1000)).write(to: URL(fileURLWithPath: replacement))
+                #expect(rename(replacement, segment) == 0)
+                let renamed = try send(get)
+                #expect(counted("vod_stream_answers_below_codec_total") == 2, "through the codec")
+                #expect(renamed.regions == [1000] && renamed.text.contains("Content-Length: 1000\r\n"))
+                try Data(TestLibrary.segmentBytes).write(to: URL(fileURLWithPath: segment))
+            }
+            _ = try channel.finish()
+        }
     }
 }

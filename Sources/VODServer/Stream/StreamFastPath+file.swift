@@ -34,13 +34,7 @@ extension StreamFastPath {
     static func fileAnswer(
         to request: HTTPRequest, file: StreamFile, path: String, encoder: ChannelHandlerContext
     ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: Body?)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
-        guard let status = FileStatus(descriptor: descriptor), status.isRegularFile else {
-            try? handle.close()
-            return nil
-        }
+        guard let (handle, status) = openRegularFile(path) else { return nil }
         var opened = file
         if StreamFile.eTag(size: Int(status.size), modified: status.modified) != file.eTag {
             opened = StreamFile(path: path, size: Int(status.size), contentType: file.contentType, modified: status.modified)
@@ -53,6 +47,19 @@ extension StreamFastPath {
         }
         if !sent { try? handle.close() }
         return answer
+    }
+
+    /// The regular file at `path`, opened for reading without following a symbolic link, and the status of the
+    /// open descriptor; nil when it cannot be opened or is not a regular file.
+    static func openRegularFile(_ path: String) -> (NIOFileHandle, FileStatus)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
+        guard let status = FileStatus(descriptor: descriptor), status.isRegularFile else {
+            try? handle.close()
+            return nil
+        }
+        return (handle, status)
     }
 
     /// The answer to a GET or HEAD of `file`, a ready title's file whose bytes the segment cache holds: the same

@@ -24,7 +24,7 @@ struct StreamFile: Sendable {
     }
     /// The headers of a plain GET of the whole file, with the CORS headers (`immediateResponse`, `StreamFastPath`).
     private(set) var immediateHeaders: ImmediateHeaders?
-    /// For a file held in memory, the same as the HTTP/1 encoder writes them, before `Date` (`StreamRawPath`).
+    /// The same as the HTTP/1 encoder writes them, before `Date` (`StreamRawPath`).
     private(set) var rawHeads: RawHeads?
 
     /// The headers of a plain GET of the whole file, built once: its own and, for a playlist, its gzip form's.
@@ -77,7 +77,7 @@ struct StreamFile: Sendable {
     private mutating func setImmediateHeaders() {
         let headers = Self.immediateHeaders(of: self)
         immediateHeaders = headers
-        if case .memory = content { rawHeads = RawHeads(headers) }
+        rawHeads = RawHeads(headers)
     }
 
     /// The ETag of a file on disk: its size and modification time (to the nanosecond), in hex.

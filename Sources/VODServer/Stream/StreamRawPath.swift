@@ -1,11 +1,14 @@
 import HTTPTypes
 import NIOCore
 
-/// Answers the plainest request players repeat most, below the HTTP/1 codec: on a kept-alive connection with no
-/// request in progress, a lone `GET` or `HEAD` of a stream playlist held in memory (`StreamFiles.immediateFile`),
-/// asking for no range, no condition and no close, is read from the connection's bytes and answered with bytes
-/// built once per playlist (`StreamFile.RawHeads`) and the `Date` and `Server` fields, byte for byte what
-/// `StreamFastPath` would send, counted in the same request metrics.
+/// Answers the plainest requests players repeat most, below the HTTP/1 codec: on a kept-alive connection with no
+/// request in progress, a lone `GET` or `HEAD` of a stream file whose lookup is cached (`StreamFiles.immediateFile`),
+/// asking for no range, no condition and no close, is read from the connection's bytes and answered with a head
+/// built once per file (`StreamFile.RawHeads`) and the `Date` and `Server` fields, byte for byte what
+/// `StreamFastPath` would send, counted in the same request metrics. The body is a playlist's bytes, a ready
+/// title's segment held by the segment cache, or else a region of the segment's file that the kernel sends
+/// (`sendfile`), opened now and sent only when the open file still has the ETag of the head (a file renamed over
+/// since its lookup goes on to the decoder).
 ///
 /// Every other read goes on to the HTTP/1 decoder as it came: a request this does not take, several requests or
 /// part of one in one read, every read while the decoder may hold part of a request or `StreamFastPath` has one in
@@ -43,7 +46,7 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
         let now = ContinuousClock.now
         if decoderAtBoundary, fastPath.isIdle, codecInterval.map({ now - lastPassed < $0 }) ?? true,
            let request = RawRequest(bytes), let answer = answer(to: request, started: now) {
-            context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+            send(answer, context: context)
             return
         }
         lastPassed = now
@@ -63,28 +66,82 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
         return handles
     }
 
-    private func answer(to request: RawRequest, started: ContinuousClock.Instant) -> ByteBuffer? {
+    /// An answer below the codec: its head and, but for a file sent by the kernel, its body; then that file's region.
+    private struct Answer {
+        let bytes: ByteBuffer
+        let file: FileRegion?
+    }
+
+    /// The body of an answer: bytes held in memory, or a region of an open file.
+    private enum Body {
+        case bytes(ByteBuffer)
+        case file(FileRegion)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.readableBytes
+            case .file(let region): region.readableBytes
+            }
+        }
+    }
+
+    private func send(_ answer: Answer, context: ChannelHandlerContext) {
+        guard let region = answer.file else { return context.writeAndFlush(wrapOutboundOut(answer.bytes), promise: nil) }
+        context.write(wrapOutboundOut(answer.bytes), promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
+        context.writeAndFlush(NIOAny(IOData.fileRegion(region)), promise: written)
+    }
+
+    private func answer(to request: RawRequest, started: ContinuousClock.Instant) -> Answer? {
         guard let (id, relative) = StreamFastPath.streamTarget(request.path),
-              let file = files.immediateFile(id: id, relative: relative), case .memory(let plain, let gzipped) = file.content,
-              let heads = file.rawHeads else { return nil }
-        let (head, body) = request.acceptsGzip ? (heads.gzipped ?? heads.plain, gzipped ?? plain) : (heads.plain, plain)
+              let file = files.immediateFile(id: id, relative: relative), let heads = file.rawHeads,
+              let (head, body) = content(of: file, heads: heads, for: request) else { return nil }
         let date = HTTPDate.now()
-        var answer = ByteBufferAllocator().buffer(capacity: head.count + date.utf8.count + serverField.count + body.readableBytes)
-        answer.writeBytes(head)
-        answer.writeString(date)
-        answer.writeBytes(serverField)
-        if !request.isHead { answer.writeImmutableBuffer(body) }
+        var bytes = ByteBufferAllocator().buffer(capacity: head.count + date.utf8.count + serverField.count + body.count)
+        bytes.writeBytes(head)
+        bytes.writeString(date)
+        bytes.writeBytes(serverField)
+        var region: FileRegion?
+        switch body {
+        case .bytes(let held): bytes.writeImmutableBuffer(held)
+        case .file(let file):
+            region = file
+            metrics.segmentsSentFromFile.increment()
+        }
         let handles = handles(master: relative == nil, isHead: request.isHead)
-        metrics.servedBytes.increment(by: Int64(request.isHead ? 0 : body.readableBytes))
+        metrics.servedBytes.increment(by: Int64(body.count))
         metrics.answersBelowCodec.increment()
         handles.requests.increment()
         handles.duration.record((ContinuousClock.now - started).seconds)
-        return answer
+        return Answer(bytes: bytes, file: region)
+    }
+
+    /// The head, up to `Date`, and the body of the answer to `request` for `file`: none for `HEAD`; a playlist's
+    /// bytes, plain or gzipped as asked; a ready title's segment from the segment cache; else its open file, when it
+    /// still has the ETag of the head (nil otherwise: the request goes on to the decoder).
+    private func content(of file: StreamFile, heads: StreamFile.RawHeads, for request: RawRequest)
+        -> (head: [UInt8], body: Body)? {
+        let none = Body.bytes(ByteBuffer())
+        switch file.content {
+        case .memory(let plain, let gzipped):
+            let (head, body) = request.acceptsGzip ? (heads.gzipped ?? heads.plain, gzipped ?? plain) : (heads.plain, plain)
+            return (head, request.isHead ? none : .bytes(body))
+        case .disk(let path):
+            if request.isHead { return (heads.plain, none) }
+            if !file.isLive, let held = files.segments.heldBytes(of: path, size: file.size) { return (heads.plain, .bytes(held)) }
+            guard let (handle, status) = StreamFastPath.openRegularFile(path) else { return nil }
+            guard StreamFile.eTag(size: Int(status.size), modified: status.modified) == file.eTag else {
+                try? handle.close()
+                return nil
+            }
+            return (heads.plain, .file(FileRegion(fileHandle: handle, readerIndex: 0, endIndex: file.size)))
+        }
     }
 }
 
 extension StreamFile {
-    /// A playlist's answer to a plain GET up to its `Date` field: the status line and the fields of
+    /// A file's answer to a plain GET up to its `Date` field: the status line and the fields of
     /// `immediateHeaders`, as the HTTP/1 encoder writes them, for `StreamRawPath`.
     struct RawHeads: Sendable {
         let plain: [UInt8]
