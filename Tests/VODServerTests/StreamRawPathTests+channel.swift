@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
-import NIOHTTP1
 import Testing
 @testable import VODServer
 import VODTestSupport
