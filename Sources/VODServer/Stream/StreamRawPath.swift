@@ -66,31 +66,34 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
         return handles
     }
 
-    /// An answer below the codec: its head and, but for a file sent by the kernel, its body; then that file's region.
+    /// An answer below the codec: its head with, for a playlist, its body; then a segment's body, written as it is.
     private struct Answer {
-        let bytes: ByteBuffer
-        let file: FileRegion?
+        let head: ByteBuffer
+        let body: IOData?
     }
 
-    /// The body of an answer: bytes held in memory, or a region of an open file.
+    /// The body of an answer: a playlist's bytes, copied after the head; a segment's bytes held by the segment
+    /// cache, or a region of its open file, each written on its own, never copied.
     private enum Body {
-        case bytes(ByteBuffer)
+        case copied(ByteBuffer)
+        case held(ByteBuffer)
         case file(FileRegion)
 
         var count: Int {
             switch self {
-            case .bytes(let bytes): bytes.readableBytes
+            case .copied(let bytes), .held(let bytes): bytes.readableBytes
             case .file(let region): region.readableBytes
             }
         }
     }
 
     private func send(_ answer: Answer, context: ChannelHandlerContext) {
-        guard let region = answer.file else { return context.writeAndFlush(wrapOutboundOut(answer.bytes), promise: nil) }
-        context.write(wrapOutboundOut(answer.bytes), promise: nil)
+        guard let body = answer.body else { return context.writeAndFlush(wrapOutboundOut(answer.head), promise: nil) }
+        context.write(wrapOutboundOut(answer.head), promise: nil)
+        guard case .fileRegion(let region) = body else { return context.writeAndFlush(NIOAny(body), promise: nil) }
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
-        context.writeAndFlush(NIOAny(IOData.fileRegion(region)), promise: written)
+        context.writeAndFlush(NIOAny(body), promise: written)
     }
 
     private func answer(to request: RawRequest, started: ContinuousClock.Instant) -> Answer? {
@@ -98,15 +101,18 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
               let file = files.immediateFile(id: id, relative: relative), let heads = file.rawHeads,
               let (head, body) = content(of: file, heads: heads, for: request) else { return nil }
         let date = HTTPDate.now()
-        var bytes = ByteBufferAllocator().buffer(capacity: head.count + date.utf8.count + serverField.count + body.count)
+        let copied: ByteBuffer? = if case .copied(let bytes) = body { bytes } else { nil }
+        var bytes = ByteBufferAllocator().buffer(
+            capacity: head.count + date.utf8.count + serverField.count + (copied?.readableBytes ?? 0))
         bytes.writeBytes(head)
         bytes.writeString(date)
         bytes.writeBytes(serverField)
-        var region: FileRegion?
+        var then: IOData?
         switch body {
-        case .bytes(let held): bytes.writeImmutableBuffer(held)
-        case .file(let file):
-            region = file
+        case .copied(let playlist): bytes.writeImmutableBuffer(playlist)
+        case .held(let segment): then = .byteBuffer(segment)
+        case .file(let region):
+            then = .fileRegion(region)
             metrics.segmentsSentFromFile.increment()
         }
         let handles = handles(master: relative == nil, isHead: request.isHead)
@@ -114,7 +120,7 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
         metrics.answersBelowCodec.increment()
         handles.requests.increment()
         handles.duration.record((ContinuousClock.now - started).seconds)
-        return Answer(bytes: bytes, file: region)
+        return Answer(head: bytes, body: then)
     }
 
     /// The head, up to `Date`, and the body of the answer to `request` for `file`: none for `HEAD`; a playlist's
@@ -122,14 +128,14 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
     /// still has the ETag of the head (nil otherwise: the request goes on to the decoder).
     private func content(of file: StreamFile, heads: StreamFile.RawHeads, for request: RawRequest)
         -> (head: [UInt8], body: Body)? {
-        let none = Body.bytes(ByteBuffer())
+        let none = Body.copied(ByteBuffer())
         switch file.content {
         case .memory(let plain, let gzipped):
             let (head, body) = request.acceptsGzip ? (heads.gzipped ?? heads.plain, gzipped ?? plain) : (heads.plain, plain)
-            return (head, request.isHead ? none : .bytes(body))
+            return (head, request.isHead ? none : .copied(body))
         case .disk(let path):
             if request.isHead { return (heads.plain, none) }
-            if !file.isLive, let held = files.segments.heldBytes(of: path, size: file.size) { return (heads.plain, .bytes(held)) }
+            if !file.isLive, let held = files.segments.heldBytes(of: path, size: file.size) { return (heads.plain, .held(held)) }
             guard let (handle, status) = StreamFastPath.openRegularFile(path) else { return nil }
             guard StreamFile.eTag(size: Int(status.size), modified: status.modified) == file.eTag else {
                 try? handle.close()
