@@ -16,7 +16,7 @@ import Synchronization
 /// connection that asks to close, a request pipelined behind one still with Hummingbird, the first request of a
 /// file, whose lookup is not cached yet) reads and fills it. Against reading the file each time it measurably
 /// wins: 1.3–1.5× the req/s (docs/bench-b-sendfile.md, which also compares it with sendfile). `StreamRawPath`, which
-answers most plain GETs below the HTTP/1 codec, sends the file instead: there sendfile measured 1.45× the cache.
+/// answers most plain GETs below the HTTP/1 codec, sends the file instead: there sendfile measured 1.45× the cache.
 final class SegmentCache: Sendable {
     private struct Entry {
         let bytes: ByteBuffer
