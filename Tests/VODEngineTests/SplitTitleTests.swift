@@ -72,13 +72,8 @@ struct SplitTitleTests {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 640, height: 360, duration: 30).make(in: directory.url)
         let output = directory.url.appendingPathComponent("out")
-        let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: Self.options,
-                                                     splitAfter: 20, chunkSeconds: 12, cancellation: CancellationFlag()))
+        let title = try await Self.encodeEveryChunk(of: clip, into: output, splitAfter: 20, chunkSeconds: 12)
         #expect(title.chunks.map(\.firstSegment) == [0, 1, 3], "chunk 1 holds segments 1 and 2")
-        try await title.encodeTracks(cancellation: CancellationFlag())
-        for chunk in title.chunks {
-            try await Transcoder(options: Self.options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
-        }
         // An attempt at chunk 1 that died after closing segment 1 in every rung: its manifest lists that alone.
         let manifest = try #require(try ChunkManifest.read(from: output, index: 1))
         try ChunkManifest(index: 1, complete: false, renditions: manifest.renditions.map { $0.prefix(1) }).write(to: output)
@@ -106,6 +101,34 @@ struct SplitTitleTests {
             #expect(frames.count == 30 * 30 && Set(zip(frames.dropFirst(), frames).map { $0 - $1 }) == [3000],
                     "\(rung): every picture once, one frame apart, across the resumed chunk")
         }
+    }
+
+    /// A source whose sound runs on a third of a frame past its last picture (AAC's padding at 10 s: 10.008 s) has
+    /// a title that ends with the picture, as one transcode of the whole ends it: the sound's last segment must not
+    /// run on a whole AAC frame further than the video's, or `vod validate` finds the renditions misaligned.
+    @Test func soundThatOutlastsTheLastPictureByLessThanHalfAFrameEndsWithIt() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 10).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out")
+        let result = try await Self.encodeEveryChunk(of: clip, into: output, splitAfter: 4, chunkSeconds: 4).finish()
+        #expect(result.duration == 10)
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        let pictures = try await Self.videoTimestamps(output.appendingPathComponent("360p/index.m3u8"))
+        let sound = try await Self.audioPackets(output.appendingPathComponent("audio_0/index.m3u8"))
+        let pictureEnd = try #require(pictures.last) + 3000
+        let soundEnd = try #require(sound.last.map { $0.pts + $0.duration })
+        #expect(soundEnd - pictureEnd < 1920, "the sound ends \(soundEnd - pictureEnd) ticks of 90 kHz after the picture")
+    }
+
+    /// Plans the split of `clip` into `output`, then encodes its tracks and every chunk in order, as one worker would.
+    static func encodeEveryChunk(of clip: String, into output: URL, splitAfter: Double, chunkSeconds: Double) async throws -> SplitTitle {
+        let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options,
+                                                     splitAfter: splitAfter, chunkSeconds: chunkSeconds, cancellation: CancellationFlag()))
+        try await title.encodeTracks(cancellation: CancellationFlag())
+        for chunk in title.chunks {
+            try await Transcoder(options: options).encodeChunk(input: clip, outputDirectory: output.path, chunk: chunk)
+        }
+        return title
     }
 
     /// The media playlist's segments: file name and EXTINF duration.

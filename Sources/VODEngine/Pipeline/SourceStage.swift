@@ -184,7 +184,9 @@ final class SourceStage {
     private func finishTimeline(_ outputs: Outputs) throws -> Double {
         if frames.upperBound != .max { return frameRate.time(ofFrame: frames.upperBound) }
         let audioEnd = max(audioEncodings.map(\.queuedDuration).max() ?? 0, measuredAudioEnd)
-        if readsTracksOnly { return audioEnd }
+        // A split title's sound ends where one transcode of the whole would end it: its pictures fill the frame slots
+        // the sound reaches the middle of, so sound past the nearest slot's end (AAC's padding) is cut there.
+        if readsTracksOnly { return min(audioEnd, frameRate.nearestSlotEnd(audioEnd)) }
         guard hasVideo else {
             guard audioEnd > 0 else { throw MediaError.invalid("the file ends before the first audio sample") }
             return audioEnd
