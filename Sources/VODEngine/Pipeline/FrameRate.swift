@@ -44,12 +44,6 @@ struct FrameRate: Sendable {
     /// The time of frame `index` in seconds.
     func time(ofFrame index: Int64) -> Double { timeBase.seconds(index) }
 
-    /// The end of the frame slot nearest `time` seconds: where a picture shown until `time` stops
-    /// (`FrameRateConverter.finish(until:)` fills the slots whose middle `time` reaches).
-    func nearestSlotEnd(_ time: Double) -> Double {
-        self.time(ofFrame: Int64((time * framesPerSecond + 0.5).rounded(.down)))
-    }
-
     /// Whether frame `index` starts a GOP: the first frame at or after each multiple of the keyframe interval.
     func isKeyframe(_ index: Int64) -> Bool {
         index == 0 || interval(of: index) != interval(of: index - 1)

@@ -36,6 +36,14 @@ extension SourceStage {
         }
     }
 
+    /// Flushes every audio encoding, its sound fitted to the title's `duration` in seconds (cut, or filled with
+    /// silence), calling `send` with each packet and the index of its encoding.
+    func closeAudio(at duration: Double, send: (Int, Packet) throws -> Void) throws {
+        for (index, encoding) in audioEncodings.enumerated() {
+            try encoding.finish(duration: duration) { try send(index, $0) }
+        }
+    }
+
     /// Keeps audio track `index`'s loudness, once its decoder is drained.
     func finishAudio(track index: Int) throws {
         audioTracks[index].loudness = try audioTracks[index].meter.finish()

@@ -171,9 +171,8 @@ final class SourceStage {
                     try finishAudio(track: index)
                 }
                 let duration = try finishTimeline(outputs)
-                for (index, encoding) in audioEncodings.enumerated() {
-                    try encoding.finish(duration: duration) { try sendAudio(index, $0) }
-                }
+                // A split title's sound is closed at the title's end once its chunks have set it (`TrackPass.finish`).
+                if !readsTracksOnly { try closeAudio(at: duration, send: sendAudio) }
                 return duration
             }
         }
@@ -184,9 +183,7 @@ final class SourceStage {
     private func finishTimeline(_ outputs: Outputs) throws -> Double {
         if frames.upperBound != .max { return frameRate.time(ofFrame: frames.upperBound) }
         let audioEnd = max(audioEncodings.map(\.queuedDuration).max() ?? 0, measuredAudioEnd)
-        // A split title's sound ends where one transcode of the whole would end it: its pictures fill the frame slots
-        // the sound reaches the middle of, so sound past the nearest slot's end (AAC's padding) is cut there.
-        if readsTracksOnly { return min(audioEnd, frameRate.nearestSlotEnd(audioEnd)) }
+        if readsTracksOnly { return audioEnd }
         guard hasVideo else {
             guard audioEnd > 0 else { throw MediaError.invalid("the file ends before the first audio sample") }
             return audioEnd

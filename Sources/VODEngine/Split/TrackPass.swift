@@ -73,7 +73,7 @@ final class TrackPass: @unchecked Sendable {
         }
     }
 
-    /// Closes the audio renditions at the title's end, `duration`, and cuts the subtitles, the chunks'
+    /// Closes the audio renditions at the title's end, `duration` (their sound fitted to it), and cuts the subtitles, the chunks'
     /// `closedCaptions` among them, on `videoSegments`; only once `run` has returned. The first call does it (as
     /// soon as the first rungs are done, so that their last segment is published with the audio's); later ones
     /// return what it did.
@@ -81,6 +81,9 @@ final class TrackPass: @unchecked Sendable {
         -> (audio: [AlternateRendition], subtitles: [AlternateRendition]) {
         try finished.withLock { finished in
             if let finished { return finished }
+            // The sound fitted to the title's end, as one transcode of the whole fits it: AAC's padding past the last
+            // picture cut, a track that stops short filled with silence.
+            try source.closeAudio(at: duration) { try writers[$0].add($1) }
             let audio = try job.finish(descriptions, writers: writers, duration: duration)
             let done = (audio, try job.subtitleRenditions(of: source, closedCaptions: closedCaptions, videoSegments: videoSegments,
                                                           duration: duration))
