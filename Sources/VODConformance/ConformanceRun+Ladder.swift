@@ -53,11 +53,17 @@ extension ConformanceRun {
 
     private mutating func checkVideoFormat(_ rung: RungAnalysis) {
         guard let sps = rung.sps else { return }
-        if sps.profileIDC != 100 {
+        let depths: Set = sps.coding == .hevc && sps.profileIDC == 2 ? [8, 10] : [8]
+        switch sps.coding {
+        case .h264 where sps.profileIDC != 100:
             flag(.videoProfile, rung.file, "profile_idc \(sps.profileIDC) is not High (100)")
+        case .hevc where ![1, 2].contains(sps.profileIDC):
+            flag(.videoProfile, rung.file, "general_profile_idc \(sps.profileIDC) is not Main (1) or Main 10 (2)")
+        default:
+            break
         }
-        if sps.chromaFormatIDC != 1 || sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 || !sps.frameMBsOnly {
-            flag(.videoFormat, rung.file, "chroma_format_idc \(sps.chromaFormatIDC), bit depth \(sps.bitDepthLuma)/\(sps.bitDepthChroma), frame_mbs_only \(sps.frameMBsOnly): not 8-bit 4:2:0 progressive")
+        if sps.chromaFormatIDC != 1 || !depths.contains(sps.bitDepthLuma) || sps.bitDepthChroma != sps.bitDepthLuma || !sps.frameMBsOnly {
+            flag(.videoFormat, rung.file, "chroma_format_idc \(sps.chromaFormatIDC), bit depth \(sps.bitDepthLuma)/\(sps.bitDepthChroma), frame_mbs_only \(sps.frameMBsOnly): not \(depths.sorted().map(String.init).joined(separator: " or "))-bit 4:2:0 progressive")
         }
         guard let rate = rung.frameRate else { return }
         if !sps.levelAllows(frameRate: rate) {

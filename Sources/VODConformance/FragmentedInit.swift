@@ -8,11 +8,19 @@ struct FragmentedInit {
         var timescale: UInt32 = 0
         /// The sample entry's type: `avc1`, `hvc1`, `hev1`, `mp4a`, `ac-3`, `ec-3`.
         var sampleEntry = ""
-        /// The first SPS of an `avcC`, and whether it has a PPS.
+        /// The first SPS of an `avcC` or `hvcC`, and whether it has a PPS.
         var sps: [UInt8]?
         var hasPPS = false
-        /// The bytes of each NAL unit's length in samples (`avcC`'s lengthSizeMinusOne + 1).
+        /// The bytes of each NAL unit's length in samples (lengthSizeMinusOne + 1 of the `avcC` or `hvcC`).
         var nalLengthSize = 4
+
+        /// Whether the samples are HEVC.
+        var isHEVC: Bool { ["hvc1", "hev1"].contains(sampleEntry) }
+
+        /// The SPS, parsed as the sample entry's coding says.
+        var parsedSPS: SequenceParameterSet? {
+            sps.flatMap { try? isHEVC ? SequenceParameterSet(hevcNALUnit: $0) : SequenceParameterSet(nalUnit: $0) }
+        }
         /// The AAC AudioSpecificConfig of an `esds`, read into the shape of an ADTS header.
         var audio: ADTSHeader?
     }
@@ -48,6 +56,7 @@ struct FragmentedInit {
         let isVideo = ["avc1", "avc3", "hvc1", "hev1"].contains(entry.type)
         let configurations = entry.children(bytes, skip: isVideo ? 78 : 28, problems: &problems)
         if let avcC = configurations[type: "avcC"] { read(avcC: avcC, bytes, into: &track) }
+        if let hvcC = configurations[type: "hvcC"] { read(hvcC: hvcC, bytes, into: &track) }
         if let esds = configurations[type: "esds"] { track.audio = Self.audioConfig(esds: esds, bytes) }
         return track
     }
@@ -62,6 +71,28 @@ struct FragmentedInit {
             offset += 2 + length
         }
         track.hasPPS = offset < avcC.end && bytes[offset] > 0
+    }
+
+    /// An HEVCDecoderConfigurationRecord (ISO/IEC 14496-15 8.3.3): 22 bytes of fields, then arrays of parameter
+    /// sets, each a byte with its NAL unit type, a count, and each unit after its 2-byte length.
+    private func read(hvcC: MP4Box, _ bytes: [UInt8], into track: inout Track) {
+        guard hvcC.body + 23 <= hvcC.end else { return }
+        track.nalLengthSize = Int(bytes[hvcC.body + 21] & 0x03) + 1
+        var offset = hvcC.body + 23
+        for _ in 0 ..< Int(bytes[hvcC.body + 22]) {
+            guard offset + 3 <= hvcC.end else { return }
+            let type = bytes[offset] & 0x3F
+            let count = MP4Box.uint16(bytes, offset + 1)
+            offset += 3
+            for _ in 0 ..< count {
+                guard offset + 2 <= hvcC.end else { return }
+                let length = MP4Box.uint16(bytes, offset)
+                guard offset + 2 + length <= hvcC.end else { return }
+                if type == 33, track.sps == nil { track.sps = Array(bytes[offset + 2 ..< offset + 2 + length]) }
+                if type == 34, length > 0 { track.hasPPS = true }
+                offset += 2 + length
+            }
+        }
     }
 
     /// The AudioSpecificConfig in the DecoderSpecificInfo (tag 5) of an `esds`, as object type, rate and channels.

@@ -8,8 +8,24 @@ extension SequenceParameterSet {
         60: (4_177_920, 139_264), 61: (8_355_840, 139_264), 62: (16_711_680, 139_264),
     ]
 
-    /// Whether level_idc allows this picture size at `frameRate` frames per second (H.264 Table A-1).
+    /// H.265 Table A.8: for each general_level_idc, the maximum luma picture size and luma samples per second.
+    private static let hevcLevelLimits: [UInt8: (pictureSize: Int, samplesPerSecond: Int)] = [
+        30: (36_864, 552_960), 60: (122_880, 3_686_400), 63: (245_760, 7_372_800), 90: (552_960, 16_588_800),
+        93: (983_040, 33_177_600), 120: (2_228_224, 66_846_720), 123: (2_228_224, 133_693_440),
+        150: (8_912_896, 267_386_880), 153: (8_912_896, 534_773_760), 156: (8_912_896, 1_069_547_520),
+        180: (35_651_584, 1_069_547_520), 183: (35_651_584, 2_139_095_040), 186: (35_651_584, 4_278_190_080),
+    ]
+
+    /// Whether the level allows this picture size at `frameRate` frames per second: H.264 Table A-1 in
+    /// macroblocks, or H.265 Table A.8 in luma samples, with neither side above √(8 × the maximum size).
     public func levelAllows(frameRate: Double) -> Bool {
+        if coding == .hevc {
+            guard let limits = Self.hevcLevelLimits[levelIDC] else { return false }
+            let samples = width * height
+            let side = (8 * Double(limits.pictureSize)).squareRoot()
+            return samples <= limits.pictureSize && Double(max(width, height)) <= side
+                && Double(samples) * frameRate <= Double(limits.samplesPerSecond) * 1.0001
+        }
         guard let limits = Self.levelLimits[levelIDC] else { return false }
         let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
         return macroblocks <= limits.frameSize && Double(macroblocks) * frameRate <= Double(limits.macroblocksPerSecond) * 1.0001

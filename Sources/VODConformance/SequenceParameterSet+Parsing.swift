@@ -73,7 +73,7 @@ extension SequenceParameterSet {
         guard width > 0, height > 0 else { throw .malformedBitstream("SPS cropping leaves no picture") }
 
         self.init(
-            profileIDC: profile, constraintFlags: constraints, levelIDC: level,
+            coding: .h264, profileIDC: profile, constraintFlags: constraints, levelIDC: level, hevcProfile: nil,
             chromaFormatIDC: chromaFormat, bitDepthLuma: depthLuma, bitDepthChroma: depthChroma,
             frameMBsOnly: frameMBsOnly, width: width, height: height,
             numUnitsInTick: vui.numUnitsInTick, timeScale: vui.timeScale,

@@ -1,5 +1,6 @@
 extension SequenceParameterSet {
-    /// The fields of vui_parameters() (H.264 E.1.1) the checker reads, defaulting to what H.264 infers when absent.
+    /// The fields of vui_parameters() (H.264 E.1.1, H.265 E.2.1) the checker reads, defaulting to what both infer
+    /// when absent.
     struct VideoUsability {
         var aspectRatioIDC: UInt8?
         var sampleAspectRatio: SampleAspectRatio?
@@ -10,6 +11,8 @@ extension SequenceParameterSet {
         var matrixCoefficients: UInt8?
         var numUnitsInTick: UInt32?
         var timeScale: UInt32?
+        /// HEVC's field_seq_flag: the pictures are fields.
+        var fieldSequence = false
     }
 }
 
@@ -20,8 +23,9 @@ extension SequenceParameterSet.VideoUsability {
         (80, 33), (18, 11), (15, 11), (64, 33), (160, 99), (4, 3), (3, 2), (2, 1),
     ]
 
-    /// Reads the VUI from aspect ratio to timing information; the HRD parameters and restrictions after it are not needed.
-    init(reading reader: inout BitReader) throws(ConformanceError) {
+    /// Reads the VUI from aspect ratio to timing information; the HRD parameters and restrictions after it are not
+    /// needed. HEVC's VUI has the field and default display window fields between chroma location and timing.
+    init(reading reader: inout BitReader, coding: SequenceParameterSet.Coding = .h264) throws(ConformanceError) {
         if try reader.flag() {
             let idc = UInt8(try reader.bits(8))
             aspectRatioIDC = idc
@@ -47,6 +51,14 @@ extension SequenceParameterSet.VideoUsability {
         if try reader.flag() {
             _ = try reader.unsignedGolomb()
             _ = try reader.unsignedGolomb()
+        }
+        if coding == .hevc {
+            try reader.skip(1)
+            fieldSequence = try reader.flag()
+            try reader.skip(1)
+            if try reader.flag() {
+                for _ in 0..<4 { _ = try reader.unsignedGolomb() }
+            }
         }
         if try reader.flag() {
             numUnitsInTick = try reader.bits(32)

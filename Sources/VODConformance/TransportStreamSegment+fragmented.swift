@@ -11,7 +11,7 @@ extension TransportStreamSegment {
         startsWithProgramTables = true
         if let video = initSegment.tracks.first(where: { $0.handler == "vide" }) {
             var stream = VideoStream(pid: UInt16(truncatingIfNeeded: video.id))
-            stream.sps = video.sps.flatMap { try? SequenceParameterSet(nalUnit: $0) }
+            stream.sps = video.parsedSPS
             stream.parameterSetsBeforeFirstSlice = video.sps != nil && video.hasPPS
             self.video = stream
         }
@@ -63,7 +63,7 @@ extension TransportStreamSegment {
                 guard sample.offset >= 0, sample.offset + sample.size <= bytes.count else { continue }
                 let data = bytes[sample.offset ..< sample.offset + sample.size]
                 if track.handler == "vide" {
-                    let units = NALUnit.split(lengthPrefixed: data, lengthSize: track.nalLengthSize)
+                    let units = NALUnit.split(lengthPrefixed: data, lengthSize: track.nalLengthSize, hevc: track.isHEVC)
                     var access = VideoAccessUnit(pts: pts, dts: dts, nalTypes: units.map(\.type), byteOffset: sample.offset)
                     access.carriesCaptions = units.contains(where: \.carriesA53Captions)
                     video?.accessUnits.append(access)

@@ -9,3 +9,4 @@
 @_exported import struct VODModel.Loudness
 @_exported import enum VODModel.SegmentFormat
 @_exported import struct VODModel.ClosedCaptionListing
+@_exported import enum VODModel.VideoCodec

@@ -38,6 +38,11 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var loudnessTarget: Double?
     /// The container of the segments: MPEG-TS (the default) or fMP4 (CMAF).
     public var segmentFormat: SegmentFormat
+    /// The ladders to encode: H.264 (the default), and an HEVC ladder beside it with `.hevc`, made only for fMP4
+    /// titles (`videoCodecs`).
+    public var codecs: [VideoCodec]
+    /// The libx265 preset of the HEVC rungs, such as `superfast`.
+    public var hevcPreset: String
 
     /// The loudness targets `loudnorm` accepts, in LUFS.
     public static let loudnessTargets: ClosedRange<Double> = -70 ... -5
@@ -52,9 +57,10 @@ public struct TranscodeOptions: Sendable, Equatable {
         return startPreset
     }
 
-    /// Whether `rung`'s first segment is encoded with `startPreset`, then again at `preset` before the end.
+    /// Whether `rung`'s first segment is encoded with `startPreset`, then again at `preset` before the end: only
+    /// H.264 rungs, since an HEVC rung joins the master once its pace holds.
     func startsFast(_ rung: PlannedRung) -> Bool {
-        firstSegmentPreset != preset && rung.width * rung.height > fastStartPixels
+        rung.codec == .h264 && firstSegmentPreset != preset && rung.width * rung.height > fastStartPixels
     }
 
     /// These options with the fast start off: for a title that nobody sees before it is complete.
@@ -88,7 +94,9 @@ public struct TranscodeOptions: Sendable, Equatable {
         rateControl: RateControl = .fixed,
         crf: Double? = nil,
         loudnessTarget: Double? = nil,
-        segmentFormat: SegmentFormat = .ts
+        segmentFormat: SegmentFormat = .ts,
+        codecs: [VideoCodec] = [.h264],
+        hevcPreset: String = "superfast"
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -104,6 +112,14 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.crf = crf
         self.loudnessTarget = loudnessTarget
         self.segmentFormat = segmentFormat
+        self.codecs = codecs
+        self.hevcPreset = hevcPreset
+    }
+
+    /// The ladders this title gets: H.264, and HEVC where asked for and the segments are fMP4, since HLS carries
+    /// HEVC in fMP4 only (a worker asked for HEVC still makes a title ingested as MPEG-TS in H.264 alone).
+    var videoCodecs: [VideoCodec] {
+        [.h264] + (segmentFormat == .fmp4 && codecs.contains(.hevc) ? [.hevc] : [])
     }
 }
 

@@ -7,7 +7,9 @@ public final class OutputFile: @unchecked Sendable {
     private var isOpen = false
     private var headerWritten = false
 
-    /// Creates a muxer for `format` (such as `mpegts`) writing to `path`, with one stream per encoder.
+    /// Creates a muxer for `format` (such as `mpegts`) writing to `path`, with one stream per encoder. HEVC in MP4
+    /// is tagged `hvc1` (parameter sets in the sample entry), the sample entry Apple's players require, rather
+    /// than the muxer's default `hev1`.
     public init(path: String, format: String, encoders: [Codec], cancellation: CancellationFlag) throws {
         var optional: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&optional, nil, format, path), "create muxer")
@@ -18,10 +20,18 @@ public final class OutputFile: @unchecked Sendable {
             guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory("add stream") }
             try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "add stream")
             stream.pointee.time_base = encoder.context.pointee.time_base
+            if format == "mp4", encoder.context.pointee.codec_id == AV_CODEC_ID_HEVC {
+                stream.pointee.codecpar.pointee.codec_tag = Self.fourCC("hvc1")
+            }
         }
         var callback = context.pointee.interrupt_callback
         try check(avio_open2(&context.pointee.pb, "file:" + path, AVIO_FLAG_WRITE, &callback, nil), "create \(path)")
         isOpen = true
+    }
+
+    /// A four-character code as FFmpeg's `MKTAG` packs it: the first character in the lowest byte.
+    private static func fourCC(_ code: String) -> UInt32 {
+        code.utf8.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
     deinit {

@@ -53,6 +53,14 @@ struct EncodingOptions: ParsableArguments {
         valueName: "format"))
     var segmentFormat: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The ladders to encode: h264, or h264,hevc to add an HEVC ladder beside H.264, which needs --segment-format fmp4 (env VOD_CODECS; default h264).",
+        valueName: "codecs"))
+    var codecs: String?
+
+    @Option(name: .long, help: ArgumentHelp("The libx265 preset of the HEVC rungs, from ultrafast to veryslow.", valueName: "preset"))
+    var hevcPreset: String = "superfast"
+
     func validate() throws {
         _ = try transcodeOptions()
         let presets = TranscodeOptions.presets
@@ -67,6 +75,9 @@ struct EncodingOptions: ParsableArguments {
         }
         guard (1...30).contains(shortSegments) else { throw ValidationError("--short-segments must be between 1 and 30.") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51.") }
+        guard presets.contains(hevcPreset) else {
+            throw ValidationError("Unknown HEVC preset '\(hevcPreset)'; use one of \(presets.joined(separator: ", ")).")
+        }
     }
 
     /// The engine options these flags describe.
@@ -84,7 +95,26 @@ struct EncodingOptions: ParsableArguments {
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
                                 firstSegmentDuration: firstSegmentDuration, shortSegments: shortSegments, startPreset: startPreset,
                                 rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget(),
-                                segmentFormat: try resolvedSegmentFormat())
+                                segmentFormat: try resolvedSegmentFormat(), codecs: try resolvedCodecs(), hevcPreset: hevcPreset)
+    }
+
+    /// The codecs the flag or `VOD_CODECS` lists; H.264 alone when neither does. H.264 is always among them, and
+    /// HEVC only with fMP4 segments.
+    private func resolvedCodecs() throws -> [VideoCodec] {
+        guard let text = codecs ?? environment("VOD_CODECS") else { return [.h264] }
+        let names = text.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
+        let known = VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")
+        let listed = try names.map { name in
+            guard let codec = VideoCodec(rawValue: name) else { throw ValidationError("Unknown codec '\(name)'; use \(known).") }
+            return codec
+        }
+        guard listed.contains(.h264) else {
+            throw ValidationError("--codecs must include h264: the H.264 ladder is the one every player reads.")
+        }
+        if listed.contains(.hevc), try resolvedSegmentFormat() != .fmp4 {
+            throw ValidationError("HEVC renditions are carried in fMP4 segments only: add --segment-format fmp4.")
+        }
+        return VideoCodec.allCases.filter(listed.contains)
     }
 
     /// The loudness target the flag or `VOD_LOUDNESS_TARGET` gives; nil, the level kept, when neither does.

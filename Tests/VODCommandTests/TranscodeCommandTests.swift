@@ -66,6 +66,28 @@ struct TranscodeCommandTests {
         #expect(loud.status == 64 && loud.standardError.contains("--loudness-target must be between -70 and -5 LUFS."))
     }
 
+    @Test func addsAnHEVCLadderInFMP4AndRefusesItInMPEGTS() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false).make(in: directory.url)
+        let output = directory.url.appendingPathComponent("out").path
+        let run = try await VODBinary.run(["transcode", clip, "-o", output, "--ladder", "240p:320x240@300k", "--preset", "superfast",
+                                           "--segment-format", "fmp4", "--codecs", "h264,hevc", "--hevc-preset", "ultrafast"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let row = try #require(run.standardOutput.split(separator: "\n").first { $0.hasPrefix("240p-hevc ") })
+        #expect(row.contains(" hvc1.1.6.L"), "\(row)")
+        let master = try String(contentsOfFile: output + "/clip/master.m3u8", encoding: .utf8)
+        #expect(master.contains("240p-hevc/index.m3u8") && master.contains("240p/index.m3u8"))
+        for (arguments, message) in [
+            (["--codecs", "h264,hevc"], "HEVC renditions are carried in fMP4 segments only: add --segment-format fmp4."),
+            (["--codecs", "hevc", "--segment-format", "fmp4"], "--codecs must include h264"),
+            (["--codecs", "h264,av1"], "Unknown codec 'av1'; use h264, hevc."),
+            (["--hevc-preset", "quick"], "Unknown HEVC preset 'quick'"),
+        ] {
+            let refused = try await VODBinary.run(["transcode", clip] + arguments)
+            #expect(refused.status == 64 && refused.standardError.contains(message), "\(arguments): \(refused.standardError)")
+        }
+    }
+
     @Test func rejectsAMalformedLadder() async throws {
         let run = try await VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
         #expect(run.status == 64)

@@ -73,3 +73,10 @@ struct RungSpec: Sendable {
         return args
     }
 }
+
+/// The bytes a string of hex digits spells, two digits a byte, such as a NAL unit copied from a trace.
+func hex(_ text: String) -> [UInt8] {
+    stride(from: 0, to: text.count, by: 2).map { start in
+        UInt8(text.dropFirst(start).prefix(2), radix: 16)!
+    }
+}

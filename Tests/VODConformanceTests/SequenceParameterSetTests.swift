@@ -62,10 +62,4 @@ import Testing
         let unit = NALUnit(type: 7, bytes: hex("67000003010000030000")[...])
         #expect(unit.rbsp == [0, 0, 1, 0, 0, 0, 0])
     }
-
-    func hex(_ text: String) -> [UInt8] {
-        stride(from: 0, to: text.count, by: 2).map { start in
-            UInt8(text.dropFirst(start).prefix(2), radix: 16)!
-        }
-    }
 }

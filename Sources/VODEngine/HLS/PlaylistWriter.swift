@@ -68,9 +68,10 @@ enum PlaylistWriter {
     static let subtitlesGroup = "subs"
 
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
-    /// I-frame stream each. Every rung is 8-bit H.264 in BT.709, so every variant says `VIDEO-RANGE=SDR`.
+    /// I-frame stream each. Every rung is 8-bit H.264 or HEVC in BT.709, so every variant says `VIDEO-RANGE=SDR`.
     /// With `chapters`, it names the title's `ChapterList`.
-    /// With `closedCaptions`, it announces the CEA-608 channels every rung carries, and every variant names them.
+    /// With `closedCaptions`, it announces the CEA-608 channels every H.264 rung carries, and their variants name
+    /// them; an HEVC variant names no group, since x265 writes no captions.
     static func master(
         _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int,
         chapters: Bool = false, closedCaptions: [ClosedCaptionListing] = []
@@ -126,7 +127,8 @@ enum PlaylistWriter {
             + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
             + (audioGroup.map { "AUDIO=\"\($0)\"," } ?? "")
             + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "")
-            + (closedCaptions ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "") + "VIDEO-RANGE=SDR"
+            + (closedCaptions && rendition.rung.codec == .h264 ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "")
+            + "VIDEO-RANGE=SDR"
     }
 
     /// The `#EXT-X-I-FRAME-STREAM-INF` line of a rung.

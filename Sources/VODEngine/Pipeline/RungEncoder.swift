@@ -38,7 +38,8 @@ final class RungEncoder: @unchecked Sendable {
         scaler = RungScaler(rung: rung, rotation: rotation)
         self.frameRate = frameRate
         let makeEncoder = { (preset: String, rung: PlannedRung) in
-            try Self.makeEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate)
+            try Self.makeEncoder(rung: rung, preset: rung.codec == .hevc ? options.hevcPreset : preset, threads: threads,
+                                 frameRate: frameRate)
         }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
         _ = schedule.nextBoundary()
@@ -88,7 +89,8 @@ final class RungEncoder: @unchecked Sendable {
             case .video(let frame, let isKeyframe):
                 if let fastStart, frame.pts >= fastStart.switchFrame { try switchEncoder(to: try fastStart.makeEncoder()) }
                 if let pending = pendingQuality, frame.pts >= pending.frame {
-                    try encoder.setOption("crf", "\(try pending.quality.choice().crf)")
+                    let crf = try pending.quality.choice().crf + (rung.codec == .hevc ? Self.hevcCRFOffset : 0)
+                    try encoder.setOption("crf", "\(crf)")
                     pendingQuality = nil
                 }
                 let scaled = try scaler.scale(frame)
@@ -129,9 +131,13 @@ final class RungEncoder: @unchecked Sendable {
 
     /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, its VBV buffer
     /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags. The closed
-    /// captions a picture carries (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`).
+    /// captions a picture carries (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`). An HEVC
+    /// rung gets libx265 (`makeHEVCEncoder`).
     static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
                             bufferFill: Double = RateControl.initialBufferFill) throws -> Codec {
+        if rung.codec == .hevc {
+            return try makeHEVCEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate, bufferFill: bufferFill)
+        }
         var options = [
             "preset": preset,
             "profile": "high",
@@ -144,17 +150,21 @@ final class RungEncoder: @unchecked Sendable {
             options["crf"] = "\(crf)"
             options["x264-params"]! += ":vbv-init=\(bufferFill)"
         }
-        return try Codec.encoder(named: "libx264", options: options) { context in
-            context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
-                               sampleAspectRatio: Rational(1, 1))
-            context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
-            context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
-                                        minimum: frameRate.framesPerKeyframeInterval)
-            context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
-                               bufferSize: rung.bufferBits)
-            // The source stage hands over SDR BT.709 pictures (PictureCorrection), in limited range.
-            context.tagBT709LimitedRange()
-        }
+        return try Codec.encoder(named: "libx264", options: options) { configure($0, for: rung, frameRate: frameRate) }
+    }
+
+    /// What every rung's encoder is given, whatever its codec: the rung's size in square pixels of 8-bit 4:2:0, the
+    /// title's time base and keyframe interval, the rung's bitrate, VBV cap and buffer, and BT.709 SDR tags, since
+    /// the source stage hands over SDR BT.709 pictures (`PictureCorrection`) in limited range.
+    static func configure(_ context: EncoderContext, for rung: PlannedRung, frameRate: FrameRate) {
+        context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
+                           sampleAspectRatio: Rational(1, 1))
+        context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
+        context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
+                                    minimum: frameRate.framesPerKeyframeInterval)
+        context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
+                           bufferSize: rung.bufferBits)
+        context.tagBT709LimitedRange()
     }
 
     private func drain() throws {

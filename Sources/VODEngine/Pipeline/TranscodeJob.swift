@@ -56,8 +56,9 @@ final class TranscodeJob: @unchecked Sendable {
                                             displayHeight: video.displayHeight)
         // A title published as it grows starts at once, at the default CRF, while the analysis runs beside it.
         let pending = onPublish == nil ? nil : pendingQuality(of: ladder, rotation: video.rotation, duration: file.duration)
-        let (plan, analysis) = try pending.map { ($0.plan, nil) }
+        let (controlled, analysis) = try pending.map { ($0.plan, nil) }
             ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
+        let plan = LadderPlanner.withTwins(controlled, codecs: options.videoCodecs)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from, as does a normalized track: its sound lags its pictures. In fMP4 (CMAF)

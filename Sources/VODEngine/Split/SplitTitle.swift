@@ -76,7 +76,8 @@ public final class SplitTitle: @unchecked Sendable {
         let folder = try OutputFolder(destination: URL(fileURLWithPath: outputDirectory)).makeInPlace()
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
         // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
-        let (rungs, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
+        let (controlled, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
+        let rungs = LadderPlanner.withTwins(controlled, codecs: options.videoCodecs)
         let length = duration - timelineStart + (file.startTime ?? 0)
         let spans = planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs)
         let groups = (groupsRungs ? TranscodeJob.publicationGroups(of: rungs) : [rungs]).enumerated().map { group, groupRungs in

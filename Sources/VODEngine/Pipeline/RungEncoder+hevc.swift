@@ -1,0 +1,24 @@
+import VODFFmpeg
+
+extension RungEncoder {
+    /// How much higher x265's CRF is than x264's for about the same picture: FFmpeg's guide to both encoders
+    /// gives x265's default of 28 as x264's 23.
+    static let hevcCRFOffset = 5.0
+
+    /// A libx265 encoder for `rung` (HEVC Main): the same rate control, keyframe grid and BT.709 SDR tags as the
+    /// libx264 rungs (`makeEncoder`), with x265's CRF `hevcCRFOffset` above the title's, its parameter sets
+    /// repeated before every keyframe (no global header), and `threads` worker threads. x265 carries no A/53
+    /// captions through FFmpeg 5.1, so an HEVC rung has none (`PlaylistWriter` says so in the master).
+    static func makeHEVCEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
+                                bufferFill: Double) throws -> Codec {
+        var parameters = ["log-level=error", "scenecut=0", "open-gop=0", "pools=\(threads)",
+                          "frame-threads=\(min(threads, 2))"]
+        var options = ["preset": preset, "profile": "main", "forced-idr": "1"]
+        if let crf = rung.crf {
+            options["crf"] = "\(crf + hevcCRFOffset)"
+            parameters.append("vbv-init=\(bufferFill)")
+        }
+        options["x265-params"] = parameters.joined(separator: ":")
+        return try Codec.encoder(named: "libx265", options: options) { configure($0, for: rung, frameRate: frameRate) }
+    }
+}
