@@ -49,6 +49,25 @@ struct HEVCLadderTests {
         #expect(manifest.matches(of: /<AdaptationSet[^>]*contentType="video"/).count == 2, "one adaptation set per codec")
     }
 
+    /// Every chunk of a split title encodes the HEVC twins too, and their init segments agree, as the H.264 ones do.
+    @Test func aSplitTitleStitchesItsHEVCRungs() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 640, height: 360, duration: 10).make(in: directory.url)
+        var options = SplitTitleTests.options
+        options.segmentFormat = .fmp4
+        options.codecs = [.h264, .hevc]
+        let title = try await SplitTitleTests.encodeEveryChunk(of: clip, into: directory.url.appendingPathComponent("out"),
+                                                               splitAfter: 4, chunkSeconds: 4, options: options)
+        #expect(title.chunks.count == 3)
+        #expect(title.chunks.allSatisfy { $0.rungs.map(\.codec) == [.h264, .h264, .hevc, .hevc] })
+        let result = try await title.finish()
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        #expect(result.variants.filter { $0.codecs.hasPrefix("hvc1.") }.map(\.name).sorted() == ["240p-hevc", "360p-hevc"])
+        for program in result.variants.indices {
+            #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
+    }
+
     /// HLS carries HEVC in fMP4 only: a title in MPEG-TS gets the H.264 ladder alone, whatever the codecs asked.
     @Test func aTitleInMPEGTSGetsNoHEVC() async throws {
         let directory = try TemporaryDirectory()

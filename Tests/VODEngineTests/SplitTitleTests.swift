@@ -123,7 +123,8 @@ struct SplitTitleTests {
     }
 
     /// Plans the split of `clip` into `output`, then encodes its tracks and every chunk in order, as one worker would.
-    static func encodeEveryChunk(of clip: String, into output: URL, splitAfter: Double, chunkSeconds: Double) async throws -> SplitTitle {
+    static func encodeEveryChunk(of clip: String, into output: URL, splitAfter: Double, chunkSeconds: Double,
+                                 options: TranscodeOptions = options) async throws -> SplitTitle {
         let title = try #require(try SplitTitle.plan(input: clip, outputDirectory: output.path, options: options,
                                                      splitAfter: splitAfter, chunkSeconds: chunkSeconds, cancellation: CancellationFlag()))
         try await title.encodeTracks(cancellation: CancellationFlag())
