@@ -126,4 +126,12 @@ class Figures:
 COMPARISON_HEADER = ["| figure | vod | reference | vod / reference | target | result |",
                      "| --- | --- | --- | --- | --- | --- |"]
 
+def comparison_rows(r, out):
+    """A function that appends one row of a COMPARISON_HEADER table to `out`: the figure, vod's and the reference's
+    cells, their ratio, the target and the verdict (None: no target)."""
+    def row(figure, ours, ref, ratio, target, ok):
+        out.append(f"| {figure} | {ours} | {ref} | {fmt_ratio(ratio)} | {target} | {r.verdict(ok)} |")
+    return row
+
+
 CLI_HEADER = ["| figure | vod | ffmpeg CLI | vod / CLI | target | result |", "| --- | --- | --- | --- | --- | --- |"]

@@ -34,6 +34,7 @@ extension ConformanceRun {
             let group = variant.stream.audioGroup.flatMap { audioGroups[$0] } ?? []
             checkVariant(variant.stream, variant.rung, audio: group, file)
         }
+        checkHDRFallback(variants, file)
         let bandwidths = master.variants.compactMap(\.bandwidth)
         if bandwidths != bandwidths.sorted() {
             flag(.masterVariantOrder, file, "variants are not in ascending BANDWIDTH: \(bandwidths.map(String.init).joined(separator: ", "))")
@@ -92,7 +93,7 @@ extension ConformanceRun {
             flag(.masterAverageBandwidth, file, "\(name): AVERAGE-BANDWIDTH is missing or not an integer")
         }
         checkFrameRate(variant, rung, name, file)
-        checkVideoRange(variant, name, file)
+        checkVideoRange(variant, sps: rung.sps, name, file)
         let audioCodecs = audio.compactMap { $0.audioStream?.codec }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         checkDescription(variant, codecs: rung.codecs, audioCodecs: audioCodecs, sps: rung.sps, name, file)
         checkSegmentsAgree(rung, name, file)

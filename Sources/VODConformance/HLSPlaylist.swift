@@ -80,7 +80,7 @@ public struct VariantStream: Sendable {
 }
 
 /// A `RESOLUTION` value.
-public struct Resolution: Sendable, Equatable, CustomStringConvertible {
+public struct Resolution: Sendable, Hashable, CustomStringConvertible {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.

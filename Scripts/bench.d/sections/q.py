@@ -3,7 +3,7 @@
 Keys: q.<mode>.bytes.<clip>.<rung>, q.<mode>.ssim.<clip>.<rung>, q.<mode>.<clip>.{wall,cpu,rss_kb} (mode: fixed |
 quality), q.quality.crf.<clip>, q.quality.analysis.<clip> (seconds).
 """
-from figures import COMPARISON_HEADER, fmt_ratio, m_split
+from figures import COMPARISON_HEADER, comparison_rows, m_split
 
 
 def title(r):
@@ -13,9 +13,7 @@ def title(r):
 
 def figures(r):
     out = list(COMPARISON_HEADER)
-
-    def row(figure, ours, ref, ratio, target, ok):
-        out.append(f"| {figure} | {ours} | {ref} | {fmt_ratio(ratio)} | {target} | {r.verdict(ok)} |")
+    row = comparison_rows(r, out)
 
     totals = {"fixed": 0.0, "quality": 0.0, "cli": 0.0}
     ssims = {"fixed": [], "quality": [], "cli": []}

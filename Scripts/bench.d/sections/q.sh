@@ -28,7 +28,7 @@ section_q() {
         timed "q.$mode.$name" "$WORK/q/$name-$mode.out" \
           "$VOD" transcode "$clip" --output "$dest" --rate-control "$mode" "${VOD_LADDER_ARGS[@]}"
         while read -r rung size; do
-          q_measure "$mode" "$name" "$rung" "$dest/$name/$rung/index.m3u8" "$clip" "$size"
+          q_measure "q.$mode" "$name" "$rung" "$dest/$name/$rung/index.m3u8" "$clip" "$size"
           ((run > 1)) || record "meta.q.rungs.$name" "$(awk '$2 ~ /^[0-9]+x[0-9]+$/ { printf "%s ", $1 }' "$WORK/q/$name-$mode.out")"
         done < <(awk '$2 ~ /^[0-9]+x[0-9]+$/ { print $1, $2 }' "$WORK/q/$name-$mode.out")
         line=$(grep 'chosen per title' "$WORK/q/$name-$mode.out" || true)
@@ -44,13 +44,14 @@ section_q() {
   done
 }
 
-# q_measure KEY CLIP_NAME RUNG FILE SOURCE SIZE: records q.KEY.bytes and q.KEY.ssim of RUNG: the video packets of
-# FILE (a media playlist or a file), and its SSIM against SOURCE scaled to SIZE (WIDTHxHEIGHT) with bicubic.
+# q_measure PREFIX CLIP_NAME RUNG FILE SOURCE SIZE: records PREFIX.bytes.CLIP_NAME.RUNG and PREFIX.ssim.CLIP_NAME.RUNG
+# (PREFIX such as q.fixed): the video packets of FILE (a media playlist or a file), and its SSIM against SOURCE
+# scaled to SIZE (WIDTHxHEIGHT) with bicubic.
 q_measure() {
   local key=$1 name=$2 rung=$3 file=$4 source=$5 size=$6
-  record "q.$key.bytes.$name.$rung" "$(ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 \
+  record "$key.bytes.$name.$rung" "$(ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 \
     "$file" | tr -d , | awk '{ s += $1 } END { print s }')"
-  record "q.$key.ssim.$name.$rung" "$(ffmpeg -hide_banner -nostdin -nostats -i "$file" -i "$source" \
+  record "$key.ssim.$name.$rung" "$(ffmpeg -hide_banner -nostdin -nostats -i "$file" -i "$source" \
     -lavfi "[0:v]setpts=PTS-STARTPTS[d];[1:v]scale=${size/x/:}:flags=bicubic,format=yuv420p,setpts=PTS-STARTPTS[r];[d][r]ssim" \
     -f null - 2>&1 | sed -n 's/.*All:\([0-9.]*\).*/\1/p' | tail -n 1)"
 }
@@ -72,7 +73,7 @@ q_cli_anchor() {
       -crf 26 -maxrate "${kbps}k" -bufsize "$((2 * kbps))k" -force_key_frames 'expr:gte(t,n_forced*2)' -f mpegts "$out")
     record_cmd "q. ffmpeg CLI, capped CRF 26 (one rung)" "${cmd[@]}"
     "${cmd[@]}" || fail "the ffmpeg CLI could not encode $name at $rung"
-    q_measure cli "$name" "$rung" "$out" "$clip" "$size"
+    q_measure q.cli "$name" "$rung" "$out" "$clip" "$size"
   done < <(awk '$2 ~ /^[0-9]+x[0-9]+$/ { print $1, $2 }' "$WORK/q/$name-fixed.out")
   rm -f "$out"
 }
