@@ -55,4 +55,48 @@ struct FragmentedStreamTests {
         #expect(refused.standardOutput.hasSuffix("\n404") && refused.standardOutput.contains("MPEG-TS"), "\(refused.standardOutput)")
         #expect(try await server.stop(SIGTERM) == 0)
     }
+
+    /// `--codecs h264,hevc`: the title's HEVC twins are listed in the media JSON with their CODECS, decode over HTTP
+    /// as HLS variants, get an adaptation set of their own in the DASH manifest, and play in GStreamer over HLS
+    /// and DASH.
+    @Test func anHEVCLadderIsServedBesideTheH264OneOverHLSAndDASH() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 5).make(in: test.directory.url)
+        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast",
+                                                                  "--codecs", "h264,hevc", "--hevc-preset", "ultrafast"])
+        try await server.waitUntilListening()
+        let item = try await test.uploadUntilTranscoded(clip, title: "HEVC", to: server.url)
+        let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+        #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
+        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
+        let variants = try #require(json["variants"] as? [[String: Any]])
+        let codecs = Dictionary(uniqueKeysWithValues: variants.compactMap { variant in
+            (variant["name"] as? String).map { ($0, variant["codecs"] as? String ?? "") }
+        })
+        #expect(codecs.keys.sorted() == ["180p", "180p-hevc", "240p", "240p-hevc"])
+        #expect(codecs.allSatisfy { $0.value.hasPrefix($0.key.hasSuffix("-hevc") ? "hvc1.1.6.L" : "avc1.") }, "\(codecs)")
+
+        let stream = "\(server.url)/api/media/\(item.id)/stream"
+        let programs = try await IndependentPlayers.programCount(master: stream)
+        #expect(programs == 4)
+        for program in 0..<programs {
+            #expect(try await IndependentPlayers.decodeErrors(master: stream, program: program) == "", "program \(program)")
+        }
+        // GStreamer's hlsdemux2 cannot switch codecs mid-stream (its caps are not renegotiated), so each codec's
+        // variant is played on its own.
+        for rung in ["240p", "240p-hevc"] {
+            let hls = try await IndependentPlayers.gstreamerPlay(uri: "\(stream)/\(rung)/index.m3u8")
+            #expect(hls.status == 0, "\(rung): \(hls.standardError)")
+        }
+
+        let dash = "\(server.url)/api/media/\(item.id)/manifest.mpd"
+        let manifest = try await ExternalTool.require("curl", ["-sf", dash]).standardOutput
+        #expect(manifest.matches(of: /<AdaptationSet[^>]*contentType="video"/).count == 2)
+        let ffmpeg = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", dash, "-map", "0", "-f", "null", "-"])
+        #expect(ffmpeg.status == 0 && ffmpeg.standardError.isEmpty, "\(ffmpeg.standardError)")
+        let dashdemux = try await IndependentPlayers.gstreamerPlay(uri: dash)
+        #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
 }
