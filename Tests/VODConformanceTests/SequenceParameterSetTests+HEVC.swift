@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODTestSupport
 @testable import VODConformance
 
 /// HEVC SPS NAL units written by x265; the expected values are those ffmpeg's `trace_headers` bitstream filter and
@@ -66,7 +67,7 @@ import Testing
     }
 
     /// An fMP4 that ffmpeg muxes from x265 with the `hvc1` tag: the checker reads the SPS from its `hvcC`.
-    @Test func fragmentedInitReadsTheHVCCParameterSets() throws {
+    @Test(.tags(.ffmpeg), .needsExternalTools) func fragmentedInitReadsTheHVCCParameterSets() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hevc.mp4")
