@@ -1,5 +1,6 @@
 /// A rung as it will be encoded for one source: its output size follows the source's orientation.
 public struct PlannedRung: Sendable, Equatable, Codable {
+    /// The folder and playlist name of the rendition, such as `720p` or `720p-hevc`.
     public var name: String
     /// The encoded width, after rotation.
     public var width: Int
@@ -11,8 +12,9 @@ public struct PlannedRung: Sendable, Equatable, Codable {
     /// nil encodes at `bitrate` (`RateControl.fixed`). Every chunk of a split title carries the title's.
     public var crf: Double?
     /// The rung's video coding.
-    public var codec: VideoCodec = .h264
+    public var codec: VideoCodec
 
+    /// A rung of `width` × `height` at `bitrate`, at constant quality `crf` when given, in `codec`.
     public init(name: String, width: Int, height: Int, bitrate: Int, crf: Double? = nil, codec: VideoCodec = .h264) {
         self.name = name
         self.width = width
