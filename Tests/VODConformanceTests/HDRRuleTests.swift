@@ -30,17 +30,29 @@ import VODTestSupport
                                    "-color_primaries", primaries, "-color_trc", transfer, "-colorspace", "bt2020nc"], range: range)
     }
 
-    /// A title of `rungs` in fMP4, 320×180 and 4 s each, with a master playlist whose CODECS come from each init
-    /// segment's SPS and whose VIDEO-RANGE is each rung's.
-    static func title(_ rungs: [Rung]) throws -> URL {
+    static let pq709 = hevc("pq709", transfer: "smpte2084", primaries: "bt709", range: "PQ")
+
+    /// Every rung of the tests in fMP4, 320×180 and 4 s each, encoded once.
+    static let encoded: Result<URL, FixtureError> = Result {
         let directory = try temporaryDirectory()
-        var master = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        for rung in rungs {
+        for rung in [sdr, pq, hlg, pq709] {
             let folder = directory.appendingPathComponent(rung.name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             _ = try run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "4"] + rung.encoder
                 + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename",
                    "init.mp4", "-hls_segment_filename", folder.path + "/segment_%03d.m4s", folder.path + "/index.m3u8"])
+        }
+        return directory
+    }.mapError { FixtureError(message: "\($0)") }
+
+    /// A title of copies of the encoded `rungs`, with a master playlist whose CODECS come from each init segment's
+    /// SPS and whose VIDEO-RANGE is each rung's.
+    static func title(_ rungs: [Rung]) throws -> URL {
+        let directory = try temporaryDirectory()
+        var master = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        for rung in rungs {
+            let folder = directory.appendingPathComponent(rung.name)
+            try FileManager.default.copyItem(at: try encoded.get().appendingPathComponent(rung.name), to: folder)
             let initSegment = FragmentedInit(bytes: try [UInt8](Data(contentsOf: folder.appendingPathComponent("init.mp4"))))
             let codecs = try #require(initSegment.tracks.first?.parsedSPS?.codecString)
             master.append("#EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=300000,RESOLUTION=320x180,FRAME-RATE=30.000,"
@@ -88,7 +100,7 @@ import VODTestSupport
 
     /// PQ in BT.709 primaries is not HDR10: the rung is flagged for its colour, not taken for SDR.
     @Test func anHDRRungInBT709PrimariesIsCaught() throws {
-        let directory = try Self.title([Self.sdr, Self.hevc("pq", transfer: "smpte2084", primaries: "bt709", range: "PQ")])
+        let directory = try Self.title([Self.sdr, Self.pq709])
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = Self.check(directory)
         #expect(report.brokenRules.intersection(Self.rules) == [.videoColour])
