@@ -10,3 +10,5 @@
 @_exported import enum VODModel.SegmentFormat
 @_exported import struct VODModel.ClosedCaptionListing
 @_exported import enum VODModel.VideoCodec
+@_exported import enum VODModel.HDRPolicy
+@_exported import struct VODFFmpeg.HDRLightLevels

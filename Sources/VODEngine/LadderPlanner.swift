@@ -1,3 +1,5 @@
+import VODFFmpeg
+
 /// A rung as it will be encoded for one source: its output size follows the source's orientation.
 public struct PlannedRung: Sendable, Equatable, Codable {
     /// The folder and playlist name of the rendition, such as `720p` or `720p-hevc`.
@@ -13,28 +15,49 @@ public struct PlannedRung: Sendable, Equatable, Codable {
     public var crf: Double?
     /// The rung's video coding.
     public var codec: VideoCodec
+    /// The HDR transfer the rung keeps from its source (`pq` or `hlg`, in 10-bit HEVC); nil for an SDR rung.
+    public var dynamicRange: DynamicRange?
+    /// The source's mastering display and content light level, which an HDR rung carries; nil when it has none.
+    public var lightLevels: HDRLightLevels?
 
-    /// A rung of `width` × `height` at `bitrate`, at constant quality `crf` when given, in `codec`.
-    public init(name: String, width: Int, height: Int, bitrate: Int, crf: Double? = nil, codec: VideoCodec = .h264) {
+    /// A rung of `width` × `height` at `bitrate`, at constant quality `crf` when given, in `codec`, keeping
+    /// `dynamicRange` when given.
+    public init(name: String, width: Int, height: Int, bitrate: Int, crf: Double? = nil, codec: VideoCodec = .h264,
+                dynamicRange: DynamicRange? = nil) {
         self.name = name
         self.width = width
         self.height = height
         self.bitrate = bitrate
         self.crf = crf
         self.codec = codec
+        self.dynamicRange = dynamicRange
+    }
+
+    /// Whether the rung keeps its source's HDR.
+    public var isHDR: Bool { dynamicRange != nil }
+
+    /// The master playlist's `VIDEO-RANGE` for the rung: `PQ`, `HLG` or `SDR`.
+    public var videoRange: String {
+        switch dynamicRange {
+        case .pq: "PQ"
+        case .hlg: "HLG"
+        case .dolbyVision, nil: "SDR"
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, width, height, bitrate, crf, codec
+        case name, width, height, bitrate, crf, codec, dynamicRange, lightLevels
     }
 
-    /// A rung written before rungs had a coding (a chunk queued by an older worker) is H.264.
+    /// A rung written before rungs had a coding or a range (a chunk queued by an older worker) is SDR H.264.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(name: container.decode(String.self, forKey: .name), width: container.decode(Int.self, forKey: .width),
                       height: container.decode(Int.self, forKey: .height), bitrate: container.decode(Int.self, forKey: .bitrate),
                       crf: container.decodeIfPresent(Double.self, forKey: .crf),
-                      codec: container.decodeIfPresent(VideoCodec.self, forKey: .codec) ?? .h264)
+                      codec: container.decodeIfPresent(VideoCodec.self, forKey: .codec) ?? .h264,
+                      dynamicRange: container.decodeIfPresent(DynamicRange.self, forKey: .dynamicRange))
+        lightLevels = try container.decodeIfPresent(HDRLightLevels.self, forKey: .lightLevels)
     }
 }
 
@@ -56,6 +79,26 @@ public enum LadderPlanner {
     static func hevc(_ rung: PlannedRung) -> PlannedRung {
         PlannedRung(name: rung.name + "-hevc", width: rung.width, height: rung.height,
                     bitrate: Int((Double(rung.bitrate) * hevcBitrateShare).rounded()), crf: rung.crf, codec: .hevc)
+    }
+
+    /// The largest short side an HDR rung has: HEVC Main10 at 4k would take a 2-core machine several times
+    /// the whole SDR ladder's time.
+    static let hdrShortSideLimit = 1080
+
+    /// `plan`, followed by an HDR rung keeping `range` (`pq` or `hlg`) and carrying `lightLevels` when given: the HEVC Main10 twin
+    /// (`hevc(_:)`) of the largest H.264 rung whose short side is at most `hdrShortSideLimit`, named `NAME-hdr`.
+    /// One rung keeps an HDR transcode within 1.6 times an SDR one (docs/engine.md); HDR screens are the
+    /// large ones, and a player falls back to the SDR rungs when its bandwidth drops.
+    static func withHDR(_ plan: [PlannedRung], keeping range: DynamicRange?, lightLevels: HDRLightLevels? = nil) -> [PlannedRung] {
+        guard let range, range != .dolbyVision,
+              let top = plan.filter({ $0.codec == .h264 && min($0.width, $0.height) <= hdrShortSideLimit })
+                  .max(by: { $0.width * $0.height < $1.width * $1.height })
+        else { return plan }
+        var rung = hevc(top)
+        rung.name = top.name + "-hdr"
+        rung.dynamicRange = range
+        rung.lightLevels = lightLevels
+        return plan + [rung]
     }
 
     /// Plans `ladder` in H.264 for a source shown at `displayWidth` × `displayHeight` (rotation and pixel aspect

@@ -43,6 +43,8 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var codecs: [VideoCodec]
     /// The libx265 preset of the HEVC rungs, such as `superfast`.
     public var hevcPreset: String
+    /// Whether an HDR source also gets an HDR rendition (`keepsHDR`), beside its tone-mapped SDR ladder.
+    public var hdr: HDRPolicy
 
     /// The loudness targets `loudnorm` accepts, in LUFS.
     public static let loudnessTargets: ClosedRange<Double> = -70 ... -5
@@ -96,7 +98,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         loudnessTarget: Double? = nil,
         segmentFormat: SegmentFormat = .ts,
         codecs: [VideoCodec] = [.h264],
-        hevcPreset: String = "superfast"
+        hevcPreset: String = "superfast",
+        hdr: HDRPolicy = .keep
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -114,6 +117,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.segmentFormat = segmentFormat
         self.codecs = codecs
         self.hevcPreset = hevcPreset
+        self.hdr = hdr
     }
 
     /// The ladders this title gets: H.264, and HEVC where asked for and the segments are fMP4, since HLS carries
@@ -121,6 +125,9 @@ public struct TranscodeOptions: Sendable, Equatable {
     var videoCodecs: [VideoCodec] {
         [.h264] + (segmentFormat == .fmp4 && codecs.contains(.hevc) ? [.hevc] : [])
     }
+
+    /// Whether an HDR source gets HDR rungs: asked for, and the segments are fMP4, where HLS carries HEVC.
+    var keepsHDR: Bool { hdr == .keep && segmentFormat == .fmp4 }
 }
 
 /// How far a transcode has come.
@@ -213,10 +220,13 @@ public struct VariantSummary: Sendable, Codable, Equatable {
     /// The CRF the rung was encoded at, capped at its bitrate (`RateControl.quality`); nil at a fixed bitrate
     /// and for audio.
     public var crf: Double?
+    /// The master's VIDEO-RANGE of a video variant: `SDR`, or `PQ` or `HLG` for an HDR rung; nil for audio, and
+    /// for a title transcoded before it was told (whose variants are all SDR).
+    public var videoRange: String?
 
     public init(
         name: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, frameRate: Double,
-        segmentCount: Int, playlist: String, rateControl: RateControl? = nil, crf: Double? = nil
+        segmentCount: Int, playlist: String, rateControl: RateControl? = nil, crf: Double? = nil, videoRange: String? = nil
     ) {
         self.name = name
         self.width = width
@@ -229,5 +239,6 @@ public struct VariantSummary: Sendable, Codable, Equatable {
         self.playlist = playlist
         self.rateControl = rateControl
         self.crf = crf
+        self.videoRange = videoRange
     }
 }

@@ -53,6 +53,15 @@ public struct EncoderContext {
         pointer.pointee.color_range = AVCOL_RANGE_MPEG
     }
 
+    /// Tags the pictures as BT.2020 HDR in limited range: BT.2020 primaries, the non-constant-luminance matrix,
+    /// and `transfer` (an H.273 code point: 16 for PQ, 18 for HLG).
+    public func tagBT2020LimitedRange(transfer: Int32) {
+        pointer.pointee.color_primaries = AVCOL_PRI_BT2020
+        pointer.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(transfer))
+        pointer.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+        pointer.pointee.color_range = AVCOL_RANGE_MPEG
+    }
+
     /// Tags the pictures as full range (JPEG levels).
     public func tagFullRange() { pointer.pointee.color_range = AVCOL_RANGE_JPEG }
 

@@ -24,6 +24,9 @@ extension Media {
         public var rateControl: String?
         /// The x264 CRF the rung was encoded at, chosen per title; null at a fixed bitrate.
         public var crf: Double?
+        /// The master's VIDEO-RANGE: `SDR`, or `PQ` or `HLG` for an HDR rendition (HEVC Main10); null for an
+        /// audio-only title.
+        public var videoRange: String?
 
         /// The keys of a `variants` entry, in the order the server writes them.
         public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -33,6 +36,7 @@ extension Media {
             case height, name
             case playlistURL = "playlist_url"
             case rateControl = "rate_control"
+            case videoRange = "video_range"
             case width
         }
 
@@ -48,6 +52,7 @@ extension Media {
             try container.encode(name, forKey: .name)
             try container.encode(playlistURL, forKey: .playlistURL)
             try container.encode(rateControl, forKey: .rateControl)
+            try container.encode(videoRange, forKey: .videoRange)
             try container.encode(width, forKey: .width)
         }
     }

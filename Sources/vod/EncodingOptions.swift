@@ -61,6 +61,11 @@ struct EncodingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The libx265 preset of the HEVC rungs, from ultrafast to veryslow.", valueName: "preset"))
     var hevcPreset: String = "superfast"
 
+    @Option(name: .long, help: ArgumentHelp(
+        "keep: an HDR source (PQ, HLG, Dolby Vision 8.x) of an fMP4 title also gets an HDR rendition in HEVC Main10 beside the SDR ladder; sdr: the tone-mapped SDR ladder alone (env VOD_HDR; default keep; MPEG-TS titles are SDR).",
+        valueName: "mode"))
+    var hdr: String?
+
     func validate() throws {
         _ = try transcodeOptions()
         let presets = TranscodeOptions.presets
@@ -95,7 +100,17 @@ struct EncodingOptions: ParsableArguments {
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
                                 firstSegmentDuration: firstSegmentDuration, shortSegments: shortSegments, startPreset: startPreset,
                                 rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget(),
-                                segmentFormat: try resolvedSegmentFormat(), codecs: try resolvedCodecs(), hevcPreset: hevcPreset)
+                                segmentFormat: try resolvedSegmentFormat(), codecs: try resolvedCodecs(), hevcPreset: hevcPreset,
+                                hdr: try resolvedHDR())
+    }
+
+    /// What the flag or `VOD_HDR` names; `keep` when neither does.
+    private func resolvedHDR() throws -> HDRPolicy {
+        guard let text = hdr ?? environment("VOD_HDR") else { return .keep }
+        guard let policy = HDRPolicy(rawValue: text) else {
+            throw ValidationError("Unknown HDR mode '\(text)'; use \(HDRPolicy.allCases.map(\.rawValue).joined(separator: " or ")).")
+        }
+        return policy
     }
 
     /// The codecs the flag or `VOD_CODECS` lists; H.264 alone when neither does. H.264 is always among them, and

@@ -23,7 +23,7 @@ import VODModel
                 "stream_url":"http://localhost/api/media/\(item.id)/stream",\
                 "variants":[{"average_bandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2","crf":null,\
                 "frame_rate":30,"height":720,"name":"720p",\
-                "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","rate_control":null,"width":1280}],\
+                "playlist_url":"http://localhost/api/media/\(item.id)/stream/720p/index.m3u8","rate_control":null,"video_range":"SDR","width":1280}],\
                 "source":null,"tracks":null,"captions":[],"playable":true,\
                 "published_at":"\(try #require(item.publishedAt))",\
                 "processing_seconds":\(OrderedJSONObject.number(try #require(item.processingSeconds))),\

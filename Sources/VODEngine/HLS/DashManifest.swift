@@ -1,9 +1,10 @@
 import Foundation
 
 /// The DASH manifest (ISO/IEC 23009-1, `urn:mpeg:dash:profile:isoff-live:2011`, static) of an fMP4 title, which
-/// describes the segments its HLS playlists list, not a copy: one AdaptationSet per video codec and one per audio
-/// language and codec (with its role), WebVTT subtitles, and for each Representation a SegmentTemplate whose
-/// SegmentTimeline is its media playlist's EXTINF durations, segment for segment.
+/// describes the segments its HLS playlists list, not a copy: one AdaptationSet per video codec and dynamic range
+/// (an HDR set says its colour as CICP properties), one per audio language and codec (with its role), WebVTT
+/// subtitles, and for each Representation a SegmentTemplate whose SegmentTimeline is its media playlist's EXTINF
+/// durations, segment for segment.
 enum DashManifest {
     /// The manifest's file name, beside `master.m3u8`.
     static let file = "manifest.mpd"
@@ -21,10 +22,12 @@ enum DashManifest {
             #"  <Period id="0" start="PT0S">"#,
         ]
         var set = 0
-        let codecs = renditions.reduce(into: [String]()) { if !$0.contains(family($1.videoCodec)) { $0.append(family($1.videoCodec)) } }
-        for codec in codecs {
-            let members = renditions.filter { family($0.videoCodec) == codec }
+        let key = { (rendition: Rendition) in family(rendition.videoCodec) + "|" + rendition.rung.videoRange }
+        let keys = renditions.reduce(into: [String]()) { if !$0.contains(key($1)) { $0.append(key($1)) } }
+        for setKey in keys {
+            let members = renditions.filter { key($0) == setKey }
             lines.append(#"    <AdaptationSet id="\#(set)" contentType="video" mimeType="video/mp4" segmentAlignment="true" startWithSAP="1">"#)
+            lines += colourProperties(of: members[0].rung)
             for rendition in members {
                 let bandwidth = Bandwidth.peak(of: rendition.segmentPieces, targetDuration: targetDuration)
                 lines.append(#"      <Representation id="\#(rendition.rung.name)" bandwidth="\#(bandwidth)" codecs="\#(rendition.codecs)" "#
@@ -94,6 +97,22 @@ enum DashManifest {
             groups[key, default: []].append(rendition)
         }
         return keys.compactMap { groups[$0] }
+    }
+
+    /// The colour of an HDR AdaptationSet as ISO/IEC 23001-8 (CICP) code points: BT.2020 primaries and matrix,
+    /// and the PQ or HLG transfer, which a player must understand to show it; nothing for SDR.
+    private static func colourProperties(of rung: PlannedRung) -> [String] {
+        let transfer: Int32
+        switch rung.dynamicRange {
+        case .pq: transfer = SourceColour.pq
+        case .hlg: transfer = SourceColour.hlg
+        case .dolbyVision, nil: return []
+        }
+        let property = { (element: String, name: String, value: Int32) in
+            #"      <\#(element) schemeIdUri="urn:mpeg:mpegB:cicp:\#(name)" value="\#(value)"/>"#
+        }
+        return [property("EssentialProperty", "TransferCharacteristics", transfer),
+                property("SupplementalProperty", "ColourPrimaries", 9), property("SupplementalProperty", "MatrixCoefficients", 9)]
     }
 
     /// The codec family of a CODECS value: `avc1`, `hvc1`.

@@ -68,7 +68,8 @@ enum PlaylistWriter {
     static let subtitlesGroup = "subs"
 
     /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
-    /// I-frame stream each. Every rung is 8-bit H.264 or HEVC in BT.709, so every variant says `VIDEO-RANGE=SDR`.
+    /// I-frame stream each. Every variant says its rung's `VIDEO-RANGE`: `SDR` for 8-bit H.264 or HEVC in BT.709,
+    /// `PQ` or `HLG` for an HDR rung in 10-bit HEVC, whose I-frame stream says it too.
     /// With `chapters`, it names the title's `ChapterList`.
     /// With `closedCaptions`, it announces the CEA-608 channels every H.264 rung carries, and their variants name
     /// them; an HEVC variant names no group, since x265 writes no captions.
@@ -128,14 +129,15 @@ enum PlaylistWriter {
             + (audioGroup.map { "AUDIO=\"\($0)\"," } ?? "")
             + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "")
             + (closedCaptions && rendition.rung.codec == .h264 ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "")
-            + "VIDEO-RANGE=SDR"
+            + "VIDEO-RANGE=\(rendition.rung.videoRange)"
     }
 
     /// The `#EXT-X-I-FRAME-STREAM-INF` line of a rung.
     private static func iFrameStreamInf(_ rendition: Rendition) -> String {
         "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Bandwidth.peak(of: rendition.iFramePieces, targetDuration: iFrameTargetDuration(rendition))),"
             + "RESOLUTION=\(rendition.rung.width)x\(rendition.rung.height),"
-            + "CODECS=\"\(rendition.videoCodec)\",URI=\"\(rendition.rung.name)/\(iFramePlaylist)\""
+            + "CODECS=\"\(rendition.videoCodec)\"," + (rendition.rung.isHDR ? "VIDEO-RANGE=\(rendition.rung.videoRange)," : "")
+            + "URI=\"\(rendition.rung.name)/\(iFramePlaylist)\""
     }
 
     /// The `#EXT-X-MEDIA` line of an alternate rendition.

@@ -5,7 +5,8 @@ extension VariantSummary {
                   bandwidth: declared.peak, averageBandwidth: declared.average, codecs: declared.codecs,
                   frameRate: rendition.frameRate, segmentCount: rendition.segments.count,
                   playlist: "\(rendition.rung.name)/\(PlaylistWriter.mediaPlaylist)",
-                  rateControl: rendition.rung.crf == nil ? .fixed : .quality, crf: rendition.rung.crf)
+                  rateControl: rendition.rung.crf == nil ? .fixed : .quality, crf: rendition.rung.crf,
+                  videoRange: rendition.rung.videoRange)
     }
 
     /// A variant of an audio-only title, named after its group (`aac`, `ac3`): no picture, so no size or rate.

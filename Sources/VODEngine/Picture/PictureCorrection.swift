@@ -2,8 +2,8 @@ import Foundation
 import VODFFmpeg
 
 /// What the decode stage does to every picture before the rungs scale it: cut vertical blanking, deinterlace,
-/// tone-map HDR to SDR, and convert colour to BT.709 limited range, as one libavfilter graph. Pictures that
-/// need none of it pass through untouched.
+/// tone-map HDR to SDR, and convert colour to BT.709 limited range, as one libavfilter graph; or, for the HDR
+/// rungs, keep the HDR in BT.2020 10-bit limited range. Pictures that need none of it pass through untouched.
 struct PictureCorrection: Sendable {
     /// Lines cut from the top of every picture (D-10's vertical blanking); an even number, so fields keep their
     /// parity.
@@ -18,9 +18,17 @@ struct PictureCorrection: Sendable {
     var colour: SourceColour
     /// Whether the incoming pictures are RGB, whose conversion to YUV must use the BT.709 matrix.
     var rgb: Bool
+    /// Whether the incoming pictures are already 10-bit 4:2:0, as HDR rungs encode them.
+    var tenBit: Bool
+    /// Whether the pictures keep their HDR transfer for the HDR rungs, in BT.2020 10-bit limited range, instead
+    /// of being tone-mapped to SDR.
+    var keepsHDR: Bool
 
-    /// Plans the correction for a stream from its description and its first decoded picture.
-    init(stream: StreamPicture, firstFrame: Frame) {
+    /// Plans the correction for a stream from its description and its first decoded picture, for the SDR rungs
+    /// or, with `keepsHDR`, the HDR ones.
+    init(stream: StreamPicture, firstFrame: Frame, keepsHDR: Bool = false) {
+        self.keepsHDR = keepsHDR && stream.hdrTransfer != nil
+        tenBit = firstFrame.pixelFormat == .yuv420p10le
         blankingLines = stream.blankingLines
         if let order = stream.fieldOrder {
             deinterlace = (order, true)
@@ -42,7 +50,12 @@ struct PictureCorrection: Sendable {
             filters.append("bwdif=mode=send_frame:parity=\(parity):deint=\(deinterlace.all ? "all" : "interlaced")")
         }
         let input = "tin=\(colour.transfer):pin=\(colour.primaries):min=\(colour.matrix):rin=\(colour.fullRange ? "full" : "limited")"
-        if toneMapFrom != nil {
+        if keepsHDR {
+            if !tenBit || colour.primaries != Self.bt2020 || colour.matrix != Self.bt2020 || colour.fullRange {
+                filters += ["zscale=\(input):t=\(colour.transfer):p=\(Self.bt2020):m=\(Self.bt2020):r=limited:dither=ordered:f=spline36",
+                            "format=yuv420p10le"]
+            }
+        } else if toneMapFrom != nil {
             let peak = peakLuminance > 0 ? ":peak=\(Self.decimal(peakLuminance / Self.referenceWhite))" : ""
             filters += [
                 "zscale=\(input):t=linear:npl=\(Int(Self.referenceWhite))",
@@ -59,6 +72,9 @@ struct PictureCorrection: Sendable {
         }
         return filters.isEmpty ? nil : filters.joined(separator: ",")
     }
+
+    /// BT.2020 primaries, and its non-constant-luminance matrix: the same H.273 code point.
+    private static let bt2020: Int32 = 9
 
     /// SDR reference white in cd/m²: linear light 1.0 after the first zscale.
     private static let referenceWhite = 100.0

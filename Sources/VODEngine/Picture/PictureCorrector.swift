@@ -6,13 +6,16 @@ import VODFFmpeg
 /// mid-stream. Pictures that need no correction are passed on as they are.
 final class PictureCorrector {
     private let stream: StreamPicture
+    private let keepsHDR: Bool
     private let timeBase: Rational
     private var graph: FilterGraph?
     private var format: PictureFormat?
     private let filtered: Frame
 
-    init(stream: StreamPicture, timeBase: Rational) throws {
+    /// A corrector for the SDR rungs or, with `keepsHDR`, for the HDR ones (`PictureCorrection.keepsHDR`).
+    init(stream: StreamPicture, timeBase: Rational, keepsHDR: Bool = false) throws {
         self.stream = stream
+        self.keepsHDR = keepsHDR
         self.timeBase = timeBase
         filtered = try Frame()
     }
@@ -24,7 +27,7 @@ final class PictureCorrector {
         let incoming = PictureFormat(of: frame)
         if incoming != format {
             try finish(emit: emit)
-            graph = try PictureCorrection(stream: stream, firstFrame: frame).filterDescription.map {
+            graph = try PictureCorrection(stream: stream, firstFrame: frame, keepsHDR: keepsHDR).filterDescription.map {
                 try FilterGraph(description: $0, input: incoming, timeBase: timeBase)
             }
             format = incoming

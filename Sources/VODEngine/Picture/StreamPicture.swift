@@ -34,6 +34,11 @@ struct StreamPicture: Sendable {
         }
     }
 
+    /// The HDR transfer an HDR rendition keeps: PQ or HLG, also that of a Dolby Vision base layer; nil for SDR.
+    var hdrTransfer: DynamicRange? {
+        colour.transfer == SourceColour.pq ? .pq : colour.transfer == SourceColour.hlg ? .hlg : nil
+    }
+
     /// Whether the decoded pictures carry HDR light levels that must be tone-mapped for SDR screens.
     var needsToneMapping: Bool {
         colour.transfer == SourceColour.pq || colour.transfer == SourceColour.hlg

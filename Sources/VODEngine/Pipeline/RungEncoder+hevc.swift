@@ -9,11 +9,15 @@ extension RungEncoder {
     /// libx264 rungs (`makeEncoder`), with x265's CRF `hevcCRFOffset` above the title's, its parameter sets
     /// repeated before every keyframe (no global header), and `threads` worker threads. x265 carries no A/53
     /// captions through FFmpeg 5.1, so an HEVC rung has none (`PlaylistWriter` says so in the master).
+    ///
+    /// An HDR rung is HEVC Main10, tagged with its source's transfer in BT.2020 (`configure`); a PQ rung also
+    /// signals HDR10 and writes the source's mastering display and content light level into its SEI.
     static func makeHEVCEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
                                 bufferFill: Double) throws -> Codec {
         var parameters = ["log-level=error", "scenecut=0", "open-gop=0", "pools=\(threads)",
                           "frame-threads=\(min(threads, 2))"]
-        var options = ["preset": preset, "profile": "main", "forced-idr": "1"]
+        if rung.dynamicRange == .pq { parameters += ["hdr10=1"] + (rung.lightLevels?.x265Parameters ?? []) }
+        var options = ["preset": preset, "profile": rung.isHDR ? "main10" : "main", "forced-idr": "1"]
         if let crf = rung.crf {
             options["crf"] = "\(crf + hevcCRFOffset)"
             parameters.append("vbv-init=\(bufferFill)")

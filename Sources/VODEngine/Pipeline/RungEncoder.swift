@@ -155,16 +155,21 @@ final class RungEncoder: @unchecked Sendable {
 
     /// What every rung's encoder is given, whatever its codec: the rung's size in square pixels of 8-bit 4:2:0, the
     /// title's time base and keyframe interval, the rung's bitrate, VBV cap and buffer, and BT.709 SDR tags, since
-    /// the source stage hands over SDR BT.709 pictures (`PictureCorrection`) in limited range.
+    /// the source stage hands over SDR BT.709 pictures (`PictureCorrection`) in limited range. An HDR rung is
+    /// given 10-bit 4:2:0 in BT.2020 with its source's transfer, as the source stage keeps it.
     static func configure(_ context: EncoderContext, for rung: PlannedRung, frameRate: FrameRate) {
-        context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: .yuv420p,
+        context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: rung.isHDR ? .yuv420p10le : .yuv420p,
                            sampleAspectRatio: Rational(1, 1))
         context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
         context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
                                     minimum: frameRate.framesPerKeyframeInterval)
         context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
                            bufferSize: rung.bufferBits)
-        context.tagBT709LimitedRange()
+        switch rung.dynamicRange {
+        case .pq: context.tagBT2020LimitedRange(transfer: SourceColour.pq)
+        case .hlg: context.tagBT2020LimitedRange(transfer: SourceColour.hlg)
+        case .dolbyVision, nil: context.tagBT709LimitedRange()
+        }
     }
 
     private func drain() throws {

@@ -64,7 +64,9 @@ final class SourceStage {
     /// The source time at which the title starts: its first picture; 0 before one has decoded.
     var timelineStart: Double { zero ?? 0 }
 
-    init(input: InputFile, options: TranscodeOptions, window: SourceWindow = .whole) throws {
+    /// A stage reading `window` of `input`, its pictures corrected for the SDR rungs or, with `keepsHDR`, for the
+    /// HDR ones (`PictureCorrection`).
+    init(input: InputFile, options: TranscodeOptions, window: SourceWindow = .whole, keepsHDR: Bool = false) throws {
         self.input = input
         let picture = MediaProber.pictureStream(of: input)
         var video = picture
@@ -82,7 +84,7 @@ final class SourceStage {
         if let video {
             let picture = StreamPicture(stream: video)
             try picture.checkConvertible()
-            corrector = try PictureCorrector(stream: picture, timeBase: video.timeBase)
+            corrector = try PictureCorrector(stream: picture, timeBase: video.timeBase, keepsHDR: keepsHDR)
             videoDecoder = try Codec.decoder(for: video)
         } else {
             corrector = nil

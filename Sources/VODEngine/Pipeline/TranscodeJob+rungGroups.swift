@@ -3,15 +3,36 @@ import Synchronization
 import VODFFmpeg
 
 extension TranscodeJob {
+    /// The title's rungs once rate control has set the H.264 ones (`controlled`): their HEVC twins where asked
+    /// for, and for an HDR source whose HDR is kept (`TranscodeOptions.keepsHDR`), its HDR rung carrying the
+    /// source's light levels.
+    func titleRungs(_ controlled: [PlannedRung], file: InputFile) throws -> [PlannedRung] {
+        let rungs = LadderPlanner.withTwins(controlled, codecs: options.videoCodecs)
+        guard options.keepsHDR, let range = MediaProber.pictureStream(of: file).map(StreamPicture.init)?.hdrTransfer else {
+            return rungs
+        }
+        let levels = range == .pq ? try HDRLightLevels.read(path: input, cancellation: cancellation) : nil
+        return LadderPlanner.withHDR(rungs, keeping: range, lightLevels: levels)
+    }
+
+    /// The groups a title encodes its rungs in, each from a decode of its own: the SDR rungs, then the HDR rungs,
+    /// whose pictures keep the source's HDR (`PictureCorrection.keepsHDR`). One group for an SDR title.
+    static func pictureGroups(of plan: [PlannedRung]) -> [[PlannedRung]] {
+        let hdr = plan.filter(\.isHDR)
+        return hdr.isEmpty ? [plan] : [plan.filter { !$0.isHDR }, hdr]
+    }
+
     /// The groups a title published as it grows encodes its rungs in: the smallest rung first, which the title's
-    /// own decode feeds and which makes the title playable, then every other rung, fed by a decode of their own
-    /// at a lower priority (`encode(_:ladder:…)`), which join the master once their own publication stays ahead
-    /// of a player (`LivePublisher`). One group when the ladder has one rung.
+    /// own decode feeds and which makes the title playable, then every other SDR rung, then the HDR rungs, each
+    /// group fed by a decode of its own at a lower priority (`encode(_:ladder:…)`), which join the master once
+    /// their own publication stays ahead of a player (`LivePublisher`). One group when the ladder has one rung.
     static func publicationGroups(of plan: [PlannedRung]) -> [[PlannedRung]] {
-        guard plan.count > 1,
-              let smallest = plan.indices.min(by: { plan[$0].width * plan[$0].height < plan[$1].width * plan[$1].height })
-        else { return [plan] }
-        return [[plan[smallest]], plan.indices.filter { $0 != smallest }.map { plan[$0] }]
+        let groups = pictureGroups(of: plan)
+        let sdr = groups[0]
+        guard sdr.count > 1,
+              let smallest = sdr.indices.min(by: { sdr[$0].width * sdr[$0].height < sdr[$1].width * sdr[$1].height })
+        else { return groups }
+        return [[sdr[smallest]], sdr.indices.filter { $0 != smallest }.map { sdr[$0] }] + groups.dropFirst()
     }
 
     /// Encodes the rungs of `groups`: the first from `source`, on this thread, like `encode(_:video:…)`; each
@@ -23,6 +44,8 @@ extension TranscodeJob {
     func encode(_ groups: [[PlannedRung]], ladder: [PlannedRung], video: VideoStreamInfo, source: SourceStage,
                 muxedAudio: AudioEncoderStage?, audioWriters: [AudioRenditionWriter], publisher: LivePublisher?,
                 pendingQuality: PendingQuality?, firstDone: (Double) throws -> Void) throws -> (duration: Double, renditions: [Rendition]) {
+        // Without a publisher nobody waits for the first group: every group starts at once.
+        if publisher == nil { leadingPlayable.open() }
         let lagging = groups.dropFirst().map { group in
             encodeLagging(group, ladder: ladder, muxesAudio: muxedAudio != nil, publisher: publisher, pendingQuality: pendingQuality)
         }
@@ -48,8 +71,9 @@ extension TranscodeJob {
         return (try first.get().duration, ladder.compactMap { rung in renditions.first { $0.rung.name == rung.name } })
     }
 
-    /// Starts encoding `rungs` on a thread of its own, at a lower priority, from a decode of its own of the
-    /// input, each rung muxing the first audio track when `muxesAudio`; a sibling job of this one, sharing its
+    /// Starts encoding `rungs` on a thread of its own, at a lower priority when the title is published as it
+    /// grows, from a decode of its own of the
+    /// input (keeping its HDR for HDR rungs), each rung muxing the first audio track when `muxesAudio`; a sibling job of this one, sharing its
     /// folder, cancellation and progress. The rungs do not start fast: they join the master once their pace holds,
     /// not at the title's start, and a first segment encoded fast would only be encoded again at the end.
     private func encodeLagging(_ rungs: [PlannedRung], ladder: [PlannedRung], muxesAudio: Bool, publisher: LivePublisher?,
@@ -58,12 +82,12 @@ extension TranscodeJob {
                                    reporter: progress, onPublish: nil, beforePicture: nil)
         let group = LaggingGroup()
         let thread = Thread { [input, options, cancellation, leadingPlayable] in
-            RungPriority.yieldToLeadingRungs()
+            if publisher != nil { RungPriority.yieldToLeadingRungs() }
             leadingPlayable.wait()
             group.finish(Result {
                 let file = try MediaProber.open(path: input, cancellation: cancellation)
                 guard let video = MediaProber.describe(file).video else { throw MediaError.invalid("the file has no picture to encode") }
-                let source = try SourceStage(input: file, options: options)
+                let source = try SourceStage(input: file, options: options, keepsHDR: rungs.contains(where: \.isHDR))
                 let (_, renditions) = try sibling.encode(rungs, video: video, source: source,
                                                          muxedAudio: muxesAudio ? source.audioEncodings.first : nil,
                                                          audioWriters: [], publisher: publisher, pendingQuality: pendingQuality,

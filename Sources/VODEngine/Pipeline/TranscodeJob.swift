@@ -58,14 +58,14 @@ final class TranscodeJob: @unchecked Sendable {
         let pending = onPublish == nil ? nil : pendingQuality(of: ladder, rotation: video.rotation, duration: file.duration)
         let (controlled, analysis) = try pending.map { ($0.plan, nil) }
             ?? rateControlled(ladder, rotation: video.rotation, duration: file.duration)
-        let plan = LadderPlanner.withTwins(controlled, codecs: options.videoCodecs)
+        let plan = try titleRungs(controlled, file: file)
         progress.follow(rungs: plan.map(\.name), duration: file.duration ?? 0)
         // One stereo track is muxed into every rung; several tracks, or a surround one, become audio-only
         // renditions the player picks from, as does a normalized track: its sound lags its pictures. In fMP4 (CMAF)
         // every file holds one track, so the sound is always an audio-only rendition, which DASH describes too.
         let muxesAudio = source.audioEncodings.count < 2 && options.loudnessTarget == nil && options.segmentFormat == .ts
         let audioRenditions = muxesAudio ? [] : describeAudio(of: source)
-        let groups = onPublish == nil ? [plan] : Self.publicationGroups(of: plan)
+        let groups = onPublish == nil ? Self.pictureGroups(of: plan) : Self.publicationGroups(of: plan)
         let publisher = makePublisher(plan: plan, groups: groups.map { $0.map(\.name) }, audio: audioRenditions,
                                       duration: file.duration, frameRate: source.frameRate)
         let audioWriters = muxesAudio ? [] : try makeAudioWriters(source, publisher: publisher)
@@ -104,7 +104,7 @@ final class TranscodeJob: @unchecked Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let initSegment = firstSegment == 0 ? directory.appendingPathComponent(SegmentFormat.initSegment)
                 : try ChunkManifest.initSegment(in: staging, rung: rung.name, firstSegment: firstSegment)
-            return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: ladder ?? plan),
+            return try RungEncoder(rung: rung, threads: options.threads ?? Self.encoderThreads(for: rung, in: (ladder ?? plan).filter { $0.isHDR == rung.isHDR }),
                                    rotation: video.rotation, frameRate: source.frameRate,
                                    audio: muxedAudio, options: options, directory: directory, initSegment: initSegment,
                                    publisher: publisher, cancellation: cancellation,
@@ -214,6 +214,7 @@ final class TranscodeJob: @unchecked Sendable {
     }
 
     /// x264 threads for one rung: its share of the ladder's pixels of x264's own default (1.5 threads per core).
+    /// An HDR rung's ladder is the HDR rungs, so that the SDR rungs encode as they would without them.
     ///
     /// The rungs encode side by side, so giving each encoder the default would run three times too many frame
     /// threads: more memory for buffered frames, more synchronisation, and slightly worse motion search.

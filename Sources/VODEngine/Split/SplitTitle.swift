@@ -77,10 +77,10 @@ public final class SplitTitle: @unchecked Sendable {
         let job = TranscodeJob(input: input, staging: folder, options: options, cancellation: cancellation, progress: { _ in })
         // Every chunk carries the title's rungs, so every chunk encodes at the title's one CRF.
         let (controlled, analysis) = try job.rateControlled(ladder, rotation: video.rotation, duration: duration)
-        let rungs = LadderPlanner.withTwins(controlled, codecs: options.videoCodecs)
+        let rungs = try job.titleRungs(controlled, file: file)
         let length = duration - timelineStart + (file.startTime ?? 0)
         let spans = planner.chunks(duration: length, timelineStart: timelineStart, rungs: rungs)
-        let groups = (groupsRungs ? TranscodeJob.publicationGroups(of: rungs) : [rungs]).enumerated().map { group, groupRungs in
+        let groups = (groupsRungs ? TranscodeJob.publicationGroups(of: rungs) : TranscodeJob.pictureGroups(of: rungs)).enumerated().map { group, groupRungs in
             spans.map { span in
                 var chunk = span
                 chunk.index = group * spans.count + span.index

@@ -46,7 +46,7 @@ extension Transcoder {
                 done.complete = true
                 return try done.write(to: folder)
             }
-            let source = try SourceStage(input: file, options: options, window: .chunk(rest))
+            let source = try SourceStage(input: file, options: options, window: .chunk(rest), keepsHDR: rest.rungs.contains(where: \.isHDR))
             let (captions, frameRate, durations) = (source.chunkCaptions, source.frameRate, options.segmentDurations)
             // A manifest lists the captions of the pictures of the segments it lists, so that a next attempt, which
             // goes on after them, neither loses nor repeats any.

@@ -28,6 +28,7 @@ struct MediaResponse: ResponseGenerator {
         let playlistURL: String
         let rateControl: String?
         let crf: Double?
+        let videoRange: String?
 
         /// The JSON object, keys in alphabetical order.
         var json: String {
@@ -42,6 +43,7 @@ struct MediaResponse: ResponseGenerator {
             object.add(Key.name, name)
             object.add(Key.playlistURL, playlistURL)
             object.add(Key.rateControl, rateControl)
+            object.add(Key.videoRange, videoRange)
             object.add(Key.width, width)
             return object.json
         }
@@ -116,7 +118,9 @@ struct MediaResponse: ResponseGenerator {
             Variant(
                 name: summary.name, width: summary.width, height: summary.height, bandwidth: summary.bandwidth,
                 averageBandwidth: summary.averageBandwidth, codecs: summary.codecs, frameRate: summary.frameRate,
-                playlistURL: "\(streamURL)/\(summary.playlist)", rateControl: summary.rateControl?.rawValue, crf: summary.crf
+                playlistURL: "\(streamURL)/\(summary.playlist)", rateControl: summary.rateControl?.rawValue, crf: summary.crf,
+                // A title transcoded before variants said their range is SDR: no earlier title kept HDR.
+                videoRange: summary.videoRange ?? (summary.width > 0 ? "SDR" : nil)
             )
         }
     }

@@ -15,9 +15,11 @@ extension VariantSummary {
         if case .number(let text) = object["crf"] { crf = Double(text) }
         var rateControl: RateControl?
         if case .string(let text) = object["rateControl"] { rateControl = RateControl(rawValue: text) }
+        var videoRange: String?
+        if case .string(let text) = object["videoRange"] { videoRange = text }
         self.init(name: name, width: width, height: height, bandwidth: bandwidth, averageBandwidth: averageBandwidth,
                   codecs: codecs, frameRate: frameRate, segmentCount: segmentCount, playlist: playlist,
-                  rateControl: rateControl, crf: crf)
+                  rateControl: rateControl, crf: crf, videoRange: videoRange)
     }
 
     private static func integer(_ value: FlatJSONArray.Value?) -> Int? {

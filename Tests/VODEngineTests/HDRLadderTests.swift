@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import VODConformance
+@testable import VODEngine
+import VODTestSupport
+
+/// HDR kept for HDR screens: an fMP4 title from a PQ or HLG source gets an HEVC Main10 rung keeping the source's
+/// transfer, primaries and light levels, beside the tone-mapped SDR ladder, which does not change because of it.
+@Suite("HDR ladder", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
+struct HDRLadderTests {
+    static func options(hdr: HDRPolicy = .keep, format: SegmentFormat = .fmp4) -> TranscodeOptions {
+        TranscodeOptions(ladder: FragmentedSegmentTests.ladder, preset: "superfast", segmentFormat: format,
+                         hevcPreset: "ultrafast", hdr: hdr)
+    }
+
+    @Test(arguments: [("smpte2084", "PQ"), ("arib-std-b67", "HLG")])
+    func anHDRSourceGetsAnHDRRungBesideTheSameSDRLadder(transfer: String, range: String) async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip.hdr(transfer: transfer, duration: 3).make(in: directory.url)
+        let sdrOnly = try await Transcoder(options: Self.options(hdr: .sdr))
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("sdr").path)
+        let result = try await Transcoder(options: Self.options())
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("kept").path)
+
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        #expect(sdrOnly.variants.map(\.name).sorted() == ["240p", "360p"])
+        #expect(result.variants.map(\.name).sorted() == ["240p", "360p", "360p-hdr"])
+        let hdr = try #require(result.variants.first { $0.name == "360p-hdr" })
+        #expect(hdr.codecs.hasPrefix("hvc1.2.4.L"), "HEVC Main10: \(hdr.codecs)")
+        #expect(hdr.videoRange == range)
+        #expect(result.variants.filter { $0.name != hdr.name }.allSatisfy { $0.videoRange == "SDR" })
+
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        let joined = directory.url.appendingPathComponent("hdr.mp4")
+        try FragmentedSegmentTests.joined(hdr.name, 0, in: folder).write(to: joined)
+        let probe = try await ExternalTool.require("ffprobe", [
+            "-v", "error", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
+            "-of", "csv=p=0", joined.path])
+        #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")
+        let sideData = try await Self.firstFrameSideData(joined.path)
+        if range == "PQ" {
+            #expect(sideData.contains("max_luminance=10000000/10000") && sideData.contains("max_content=1000"),
+                    "the source's mastering display and light level: \(sideData)")
+        } else {
+            #expect(!sideData.contains("Mastering display"))
+        }
+
+        // The SDR rungs are those of the title without HDR: the same segments, codecs and sizes (x264's threads make
+        // a few bytes differ from run to run, with or without HDR).
+        let sdrFolder = sdrOnly.masterPlaylist.deletingLastPathComponent()
+        for name in ["240p", "360p"] {
+            #expect(try HEVCLadderTests.durations(name, in: folder) == HEVCLadderTests.durations(name, in: sdrFolder))
+            #expect(result.variants.first { $0.name == name }?.codecs == sdrOnly.variants.first { $0.name == name }?.codecs)
+            let segments = try FileManager.default.contentsOfDirectory(atPath: sdrFolder.appendingPathComponent(name).path)
+                .filter { $0.hasSuffix(".m4s") }
+            #expect(segments.count >= 2)
+            for file in segments {
+                let kept = try Data(contentsOf: folder.appendingPathComponent("\(name)/\(file)")).count
+                let alone = try Data(contentsOf: sdrFolder.appendingPathComponent("\(name)/\(file)")).count
+                #expect(abs(Double(kept - alone)) <= 0.01 * Double(alone), "\(name)/\(file): \(kept) bytes against \(alone)")
+            }
+        }
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        #expect(master.contains(#"RESOLUTION=640x360,FRAME-RATE=30.000,CODECS="\#(hdr.codecs)",AUDIO="aac",VIDEO-RANGE=\#(range)"#))
+        #expect(master.contains(#"VIDEO-RANGE=\#(range),URI="360p-hdr/iframes.m3u8""#))
+        for program in result.variants.indices {
+            #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
+        let manifest = try String(contentsOf: folder.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        let transferCode = range == "PQ" ? 16 : 18
+        #expect(manifest.contains(#"<EssentialProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="\#(transferCode)"/>"#))
+        #expect(manifest.matches(of: /<AdaptationSet[^>]*contentType="video"/).count == 2, "the HDR rung has a set of its own")
+    }
+
+    /// A phone's portrait HDR video: the HDR rung is turned upright like the SDR ones, its 10-bit planes intact.
+    @Test func aRotatedHLGPhoneClipKeepsItsHDRUpright() async throws {
+        let directory = try TemporaryDirectory()
+        var source = SyntheticClip.hdr(transfer: "arib-std-b67", duration: 2)
+        source.rotationTag = 90
+        let clip = try await source.make(in: directory.url)
+        let result = try await Transcoder(options: Self.options())
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        let hdr = try #require(result.variants.first { $0.videoRange == "HLG" })
+        #expect((hdr.width, hdr.height) == (360, 640))
+        let joined = directory.url.appendingPathComponent("hdr.mp4")
+        try FragmentedSegmentTests.joined(hdr.name, 0, in: result.masterPlaylist.deletingLastPathComponent()).write(to: joined)
+        // ffmpeg turns the source upright itself: the rung's first picture is that one, 10-bit for 10-bit.
+        let filters = "scale=360:640:flags=bicubic,format=yuv420p10le"
+        let ours = try await PictureMeasurements.rawFrames(["-i", joined.path], filters: "format=yuv420p10le", format: "gray")
+        let upright = try await PictureMeasurements.rawFrames(["-i", clip], filters: filters, format: "gray")
+        let turnedTheOtherWay = try await PictureMeasurements.rawFrames(["-i", clip], filters: "hflip,vflip," + filters, format: "gray")
+        let error = PictureMeasurements.meanDifference(ours, upright)
+        #expect(error < 2, "mean byte difference from the upright source \(error)")
+        #expect(PictureMeasurements.meanDifference(ours, turnedTheOtherWay) > 4 * error)
+    }
+
+    /// HLS carries HEVC in fMP4 only: an MPEG-TS title, or one asked for SDR, is the tone-mapped ladder alone.
+    @Test(arguments: [(HDRPolicy.keep, SegmentFormat.ts), (.sdr, .fmp4)])
+    func anHDRSourceStaysSDROnlyWhereHDRIsNotKept(hdr: HDRPolicy, format: SegmentFormat) async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip.hdr(transfer: "smpte2084", duration: 2).make(in: directory.url)
+        let result = try await Transcoder(options: Self.options(hdr: hdr, format: format))
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        #expect(result.variants.map(\.name).sorted() == ["240p", "360p"])
+        #expect(result.variants.allSatisfy { $0.videoRange == "SDR" && $0.codecs.hasPrefix("avc1.") })
+    }
+
+    /// Every chunk of a split title's HDR group keeps the HDR, and the stitched title conforms.
+    @Test func aSplitTitleEncodesItsHDRRungInChunksOfItsOwn() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", duration: 8).make(in: directory.url)
+        var options = SplitTitleTests.options
+        options.segmentFormat = .fmp4
+        options.hevcPreset = "ultrafast"
+        let title = try await SplitTitleTests.encodeEveryChunk(of: clip, into: directory.url.appendingPathComponent("out"),
+                                                               splitAfter: 2, chunkSeconds: 4, options: options)
+        let groups = Set(title.chunks.map { $0.rungs.map(\.isHDR) })
+        #expect(groups == [[false, false], [true]], "SDR and HDR rungs never share a chunk's decode")
+        let result = try await title.finish()
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        #expect(result.variants.filter { $0.videoRange == "HLG" }.map(\.name) == ["360p-hdr"])
+        for program in result.variants.indices {
+            #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
+    }
+
+    @Test func theHDRRungIsTheLargestH264RungUpTo1080pInHEVCMain10() throws {
+        let plan = try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 3840, displayHeight: 2160)
+        let levels = HDRLightLevels(masterDisplay: "G(1,2)B(3,4)R(5,6)WP(7,8)L(9,10)", maxCLL: "1000,400")
+        let kept = LadderPlanner.withHDR(plan, keeping: .pq, lightLevels: levels)
+        #expect(kept.map(\.name) == ["720p", "1080p", "4k", "1080p-hdr"])
+        let hdr = kept[3]
+        #expect((hdr.width, hdr.height, hdr.codec, hdr.dynamicRange, hdr.bitrate) == (1920, 1080, .hevc, .pq, 1_960_000))
+        #expect(hdr.lightLevels == levels && hdr.videoRange == "PQ")
+        #expect(LadderPlanner.withHDR(plan, keeping: nil) == plan)
+        #expect(LadderPlanner.withHDR(plan, keeping: .dolbyVision) == plan, "a Dolby Vision source keeps its base layer's range")
+        let roundTrip = try JSONDecoder().decode(PlannedRung.self, from: JSONEncoder().encode(hdr))
+        #expect(roundTrip == hdr, "a chunk carries its HDR rung's range and light levels")
+        let old = try JSONDecoder().decode(PlannedRung.self, from: Data(#"{"name":"720p","width":1280,"height":720,"bitrate":800000}"#.utf8))
+        #expect(old.dynamicRange == nil && old.videoRange == "SDR", "a chunk queued before rungs had a range")
+    }
+
+    @Test func publicationAndPictureGroupsKeepTheHDRRungsApart() throws {
+        let plan = LadderPlanner.withHDR(try LadderPlanner.plan(ladder: Rung.defaultLadder, displayWidth: 1920, displayHeight: 1080),
+                                         keeping: .hlg)
+        #expect(TranscodeJob.pictureGroups(of: plan).map { $0.map(\.name) } == [["720p", "1080p"], ["1080p-hdr"]])
+        #expect(TranscodeJob.publicationGroups(of: plan).map { $0.map(\.name) } == [["720p"], ["1080p"], ["1080p-hdr"]])
+    }
+
+    /// The side data ffprobe reads from the first picture of `path`.
+    static func firstFrameSideData(_ path: String) async throws -> String {
+        try await ExternalTool.require("ffprobe", ["-v", "error", "-show_frames", "-read_intervals", "%+#1", path]).standardOutput
+    }
+}
