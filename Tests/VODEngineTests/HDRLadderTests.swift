@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// HDR kept for HDR screens: an fMP4 title from a PQ or HLG source gets an HEVC Main10 rung keeping the source's
 /// transfer, primaries and light levels, beside the tone-mapped SDR ladder, which does not change because of it.
-@Suite("HDR ladder", .tags(.ffmpeg), .needsExternalTools, .timeLimit(.minutes(10)))
+@Suite("HDR ladder", .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct HDRLadderTests {
     static func options(hdr: HDRPolicy = .keep, format: SegmentFormat = .fmp4) -> TranscodeOptions {
         TranscodeOptions(ladder: FragmentedSegmentTests.ladder, preset: "superfast", segmentFormat: format,
@@ -25,19 +25,11 @@ struct HDRLadderTests {
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         #expect(sdrOnly.variants.map(\.name).sorted() == ["240p", "360p"])
         #expect(result.variants.map(\.name).sorted() == ["240p", "360p", "360p-hdr"])
-        let hdr = try #require(result.variants.first { $0.name == "360p-hdr" })
-        #expect(hdr.codecs.hasPrefix("hvc1.2.4.L"), "HEVC Main10: \(hdr.codecs)")
-        #expect(hdr.videoRange == range)
+        let hdr = try await Self.expectHDRRung(of: result, named: "360p-hdr", transfer: transfer, range: range, in: directory)
         #expect(result.variants.filter { $0.name != hdr.name }.allSatisfy { $0.videoRange == "SDR" })
 
         let folder = result.masterPlaylist.deletingLastPathComponent()
-        let joined = directory.url.appendingPathComponent("hdr.mp4")
-        try FragmentedSegmentTests.joined(hdr.name, 0, in: folder).write(to: joined)
-        let probe = try await ExternalTool.require("ffprobe", [
-            "-v", "error", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
-            "-of", "csv=p=0", joined.path])
-        #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")
+        let joined = directory.url.appendingPathComponent("\(hdr.name).mp4")
         let sideData = try await Self.firstFrameSideData(joined.path)
         if range == "PQ" {
             #expect(sideData.contains("max_luminance=10000000/10000") && sideData.contains("max_content=1000"),
@@ -81,10 +73,9 @@ struct HDRLadderTests {
         let clip = try await source.make(in: directory.url)
         let result = try await Transcoder(options: Self.options())
             .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
-        let hdr = try #require(result.variants.first { $0.videoRange == "HLG" })
+        let hdr = try await Self.expectHDRRung(of: result, named: "360p-hdr", transfer: "arib-std-b67", range: "HLG", in: directory)
         #expect((hdr.width, hdr.height) == (360, 640))
-        let joined = directory.url.appendingPathComponent("hdr.mp4")
-        try FragmentedSegmentTests.joined(hdr.name, 0, in: result.masterPlaylist.deletingLastPathComponent()).write(to: joined)
+        let joined = directory.url.appendingPathComponent("\(hdr.name).mp4")
         // ffmpeg turns the source upright itself: the rung's first picture is that one, 10-bit for 10-bit.
         let filters = "scale=360:640:flags=bicubic,format=yuv420p10le"
         let ours = try await PictureMeasurements.rawFrames(["-i", joined.path], filters: "format=yuv420p10le", format: "gray")
@@ -146,6 +137,27 @@ struct HDRLadderTests {
                                          keeping: .hlg)
         #expect(TranscodeJob.pictureGroups(of: plan).map { $0.map(\.name) } == [["720p", "1080p"], ["1080p-hdr"]])
         #expect(TranscodeJob.publicationGroups(of: plan).map { $0.map(\.name) } == [["720p"], ["1080p"], ["1080p-hdr"]])
+    }
+
+    /// Checks the HDR rung `name` of `result`: HEVC Main10 in `hvc1`, 10-bit BT.2020 limited range with the
+    /// source's `transfer`, `VIDEO-RANGE` `range`, and GStreamer plays its media playlist over HTTP. Leaves its
+    /// first segment joined to its init segment as `NAME.mp4` in `directory`, and returns the variant.
+    static func expectHDRRung(of result: TranscodeResult, named name: String, transfer: String, range: String,
+                              in directory: TemporaryDirectory) async throws -> VariantSummary {
+        let hdr = try #require(result.variants.first { $0.name == name })
+        #expect(hdr.codecs.hasPrefix("hvc1.2.4.L"), "HEVC Main10: \(hdr.codecs)")
+        #expect(hdr.videoRange == range)
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        let joined = directory.url.appendingPathComponent("\(name).mp4")
+        try FragmentedSegmentTests.joined(name, 0, in: folder).write(to: joined)
+        let probe = try await ExternalTool.require("ffprobe", [
+            "-v", "error", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
+            "-of", "csv=p=0", joined.path])
+        #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")
+        let play = try await IndependentPlayers.gstreamerPlay(uri: folder.appendingPathComponent(hdr.playlist).absoluteString)
+        #expect(play.status == 0, "GStreamer played the HDR rung over HTTP: \(play.standardError)")
+        return hdr
     }
 
     /// The side data ffprobe reads from the first picture of `path`.

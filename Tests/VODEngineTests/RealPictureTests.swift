@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODConformance
 @testable import VODEngine
 import VODTestSupport
 
@@ -155,6 +156,18 @@ struct DolbyVisionTests {
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])
         let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
         #expect(try await PictureMeasurements.meanSaturation(of: segment) > 1.5 * retagged)
+    }
+
+    /// In an fMP4 title, the HLG base layer of a profile 8.4 source is kept for HDR screens.
+    @Test func profile84KeepsItsHLGBaseLayerForHDRScreens() async throws {
+        let directory = try TemporaryDirectory()
+        let base = try await SyntheticClip.hdr(transfer: "arib-std-b67").make(in: directory.url, name: "base")
+        let clip = directory.url.appendingPathComponent("dolby-vision-8.4.mp4").path
+        try DolbyVisionFixture.make(from: base, to: clip, profile: 8, compatibility: 4)
+        let result = try await Transcoder(options: HDRLadderTests.options())
+            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        _ = try await HDRLadderTests.expectHDRRung(of: result, named: "360p-hdr", transfer: "arib-std-b67", range: "HLG", in: directory)
     }
 
     @Test func profile5WithoutABaseLayerIsRefusedWithAReason() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODConformance
 @testable import VODEngine
 import VODTestSupport
 
@@ -25,6 +26,20 @@ struct SharedMediaTests {
             "-v", "error", "-select_streams", "a", "-show_entries", "stream_tags=language", "-of", "csv=p=0", segment,
         ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(language == "eng")
+    }
+
+    /// In an fMP4 title, HDR screens also get the phone's HLG, in a 1080p HEVC Main10 rung beside the SDR ladder.
+    @Test func androidHLGPhoneClipKeepsItsHLGForHDRScreens() async throws {
+        let clip = SharedMedia.path("mp4-android-hevc10-hlg.mp4")
+        let directory = try TemporaryDirectory()
+        let options = TranscodeOptions(preset: "superfast", segmentFormat: .fmp4, hevcPreset: "ultrafast")
+        let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        #expect(result.variants.map(\.name).sorted() == ["1080p", "1080p-hdr", "720p"])
+        _ = try await HDRLadderTests.expectHDRRung(of: result, named: "1080p-hdr", transfer: "arib-std-b67", range: "HLG", in: directory)
+        for program in result.variants.indices {
+            #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
+        }
     }
 
     @Test func dvbBroadcastIsDeinterlacedAnamorphicAndStartsAtItsFirstDecodablePicture() async throws {
