@@ -99,4 +99,38 @@ struct FragmentedStreamTests {
         #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
         #expect(try await server.stop(SIGTERM) == 0)
     }
+
+    /// An HDR10 upload in fMP4: the media JSON says each variant's range, the HDR rung (which joins the master of
+    /// the title published as it grows after the SDR ones) decodes over HTTP beside them, and the DASH manifest
+    /// gives it an adaptation set of its own that ffmpeg and GStreamer read.
+    @Test func anHDRUploadIsServedWithItsHDRRungOverHLSAndDASH() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip.hdr(transfer: "smpte2084", width: 320, height: 240, duration: 5).make(in: test.directory.url)
+        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast",
+                                                                  "--hevc-preset", "ultrafast"])
+        try await server.waitUntilListening()
+        let item = try await test.uploadUntilTranscoded(clip, title: "HDR10", to: server.url)
+        let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+        #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
+        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
+        let variants = try #require(json["variants"] as? [[String: Any]])
+        let ranges = Dictionary(uniqueKeysWithValues: variants.compactMap { variant in
+            (variant["name"] as? String).map { ($0, variant["video_range"] as? String ?? "") }
+        })
+        #expect(ranges == ["180p": "SDR", "240p": "SDR", "240p-hdr": "PQ"])
+
+        let stream = "\(server.url)/api/media/\(item.id)/stream"
+        let programs = try await IndependentPlayers.programCount(master: stream)
+        #expect(programs == 3)
+        for program in 0..<programs {
+            #expect(try await IndependentPlayers.decodeErrors(master: stream, program: program) == "", "program \(program)")
+        }
+        let dash = "\(server.url)/api/media/\(item.id)/manifest.mpd"
+        let ffmpeg = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", dash, "-map", "0", "-f", "null", "-"])
+        #expect(ffmpeg.status == 0 && ffmpeg.standardError.isEmpty, "\(ffmpeg.standardError)")
+        let dashdemux = try await IndependentPlayers.gstreamerPlay(uri: dash)
+        #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
 }
