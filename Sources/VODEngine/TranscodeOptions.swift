@@ -41,8 +41,11 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// The ladders to encode: H.264 (the default), and an HEVC ladder beside it with `.hevc`, made only for fMP4
     /// titles (`videoCodecs`).
     public var codecs: [VideoCodec]
-    /// The libx265 preset of the HEVC rungs, such as `superfast`.
+    /// The libx265 preset of the SDR HEVC rungs, such as `superfast`.
     public var hevcPreset: String
+    /// The libx265 preset of the HDR rungs: `ultrafast` by default, which keeps an HDR title's transcode within
+    /// 1.6× the SDR ladder's on 2 cores (docs/engine.md, "HDR kept for HDR screens").
+    public var hdrPreset: String
     /// Whether an HDR source also gets an HDR rendition (`keepsHDR`), beside its tone-mapped SDR ladder.
     public var hdr: HDRPolicy
 
@@ -63,6 +66,12 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// H.264 rungs, since an HEVC rung joins the master once its pace holds.
     func startsFast(_ rung: PlannedRung) -> Bool {
         rung.codec == .h264 && firstSegmentPreset != preset && rung.width * rung.height > fastStartPixels
+    }
+
+    /// The preset `rung` is encoded with after its first segment: `hdrPreset` for an HDR rung, `hevcPreset` for
+    /// an SDR HEVC one, `preset` for H.264.
+    func preset(of rung: PlannedRung) -> String {
+        rung.isHDR ? hdrPreset : rung.codec == .hevc ? hevcPreset : preset
     }
 
     /// These options with the fast start off: for a title that nobody sees before it is complete.
@@ -99,7 +108,8 @@ public struct TranscodeOptions: Sendable, Equatable {
         segmentFormat: SegmentFormat = .ts,
         codecs: [VideoCodec] = [.h264],
         hevcPreset: String = "superfast",
-        hdr: HDRPolicy = .keep
+        hdr: HDRPolicy = .keep,
+        hdrPreset: String = "ultrafast"
     ) {
         self.ladder = ladder
         self.preset = preset
@@ -118,6 +128,7 @@ public struct TranscodeOptions: Sendable, Equatable {
         self.codecs = codecs
         self.hevcPreset = hevcPreset
         self.hdr = hdr
+        self.hdrPreset = hdrPreset
     }
 
     /// The ladders this title gets: H.264, and HEVC where asked for and the segments are fMP4, since HLS carries

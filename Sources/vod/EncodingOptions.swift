@@ -58,8 +58,11 @@ struct EncodingOptions: ParsableArguments {
         valueName: "codecs"))
     var codecs: String?
 
-    @Option(name: .long, help: ArgumentHelp("The libx265 preset of the HEVC rungs, from ultrafast to veryslow.", valueName: "preset"))
+    @Option(name: .long, help: ArgumentHelp("The libx265 preset of the SDR HEVC rungs, from ultrafast to veryslow.", valueName: "preset"))
     var hevcPreset: String = "superfast"
+
+    @Option(name: .long, help: ArgumentHelp("The libx265 preset of the HDR rung, from ultrafast to veryslow (default ultrafast: an HDR title within 1.6x the SDR ladder's time on 2 cores).", valueName: "preset"))
+    var hdrPreset: String = "ultrafast"
 
     @Option(name: .long, help: ArgumentHelp(
         "keep: an HDR source (PQ, HLG, Dolby Vision 8.x) of an fMP4 title also gets an HDR rendition in HEVC Main10 beside the SDR ladder; sdr: the tone-mapped SDR ladder alone (env VOD_HDR; default keep; MPEG-TS titles are SDR).",
@@ -80,8 +83,8 @@ struct EncodingOptions: ParsableArguments {
         }
         guard (1...30).contains(shortSegments) else { throw ValidationError("--short-segments must be between 1 and 30.") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be between 0 and 51.") }
-        guard presets.contains(hevcPreset) else {
-            throw ValidationError("Unknown HEVC preset '\(hevcPreset)'; use one of \(presets.joined(separator: ", ")).")
+        for (flag, value) in [("HEVC", hevcPreset), ("HDR", hdrPreset)] where !presets.contains(value) {
+            throw ValidationError("Unknown \(flag) preset '\(value)'; use one of \(presets.joined(separator: ", ")).")
         }
     }
 
@@ -101,7 +104,7 @@ struct EncodingOptions: ParsableArguments {
                                 firstSegmentDuration: firstSegmentDuration, shortSegments: shortSegments, startPreset: startPreset,
                                 rateControl: try resolvedRateControl(), crf: crf, loudnessTarget: try resolvedLoudnessTarget(),
                                 segmentFormat: try resolvedSegmentFormat(), codecs: try resolvedCodecs(), hevcPreset: hevcPreset,
-                                hdr: try resolvedHDR())
+                                hdr: try resolvedHDR(), hdrPreset: hdrPreset)
     }
 
     /// What the flag or `VOD_HDR` names; `keep` when neither does.

@@ -8,10 +8,14 @@ import VODTestSupport
 /// transfer, primaries and light levels, beside the tone-mapped SDR ladder, which does not change because of it.
 @Suite("HDR ladder", .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct HDRLadderTests {
-    static func options(hdr: HDRPolicy = .keep, format: SegmentFormat = .fmp4) -> TranscodeOptions {
-        TranscodeOptions(ladder: FragmentedSegmentTests.ladder, preset: "superfast", segmentFormat: format,
-                         hevcPreset: "ultrafast", hdr: hdr)
+    /// fMP4 titles keeping HDR on the two-rung test ladder (360p, 240p), or on `ladder`.
+    static func options(hdr: HDRPolicy = .keep, format: SegmentFormat = .fmp4,
+                        ladder: [Rung] = FragmentedSegmentTests.ladder) -> TranscodeOptions {
+        TranscodeOptions(ladder: ladder, preset: "superfast", segmentFormat: format, hdr: hdr)
     }
+
+    /// The test ladder's 360p rung alone, for tests about the HDR rung rather than the ladder.
+    static let oneRung = [FragmentedSegmentTests.ladder[0]]
 
     @Test(arguments: [("smpte2084", "PQ"), ("arib-std-b67", "HLG")])
     func anHDRSourceGetsAnHDRRungBesideTheSameSDRLadder(transfer: String, range: String) async throws {
@@ -71,7 +75,7 @@ struct HDRLadderTests {
         var source = SyntheticClip.hdr(transfer: "arib-std-b67", duration: 2)
         source.rotationTag = 90
         let clip = try await source.make(in: directory.url)
-        let result = try await Transcoder(options: Self.options())
+        let result = try await Transcoder(options: Self.options(ladder: Self.oneRung))
             .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         let hdr = try await Self.expectHDRRung(of: result, named: "360p-hdr", transfer: "arib-std-b67", range: "HLG", in: directory)
         #expect((hdr.width, hdr.height) == (360, 640))
@@ -86,31 +90,40 @@ struct HDRLadderTests {
         #expect(PictureMeasurements.meanDifference(ours, turnedTheOtherWay) > 4 * error)
     }
 
-    /// HLS carries HEVC in fMP4 only: an MPEG-TS title, or one asked for SDR, is the tone-mapped ladder alone.
-    @Test(arguments: [(HDRPolicy.keep, SegmentFormat.ts), (.sdr, .fmp4)])
-    func anHDRSourceStaysSDROnlyWhereHDRIsNotKept(hdr: HDRPolicy, format: SegmentFormat) async throws {
+    /// HLS carries HEVC in fMP4 only: an MPEG-TS title, or one asked for SDR, is the tone-mapped ladder alone. An
+    /// HDR10 source's light levels come from the SEI of its first picture when its container declares none.
+    @Test func theHDRRungIsPlannedForFMP4TitlesThatKeepHDRWithTheSourcesLightLevels() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try await SyntheticClip.hdr(transfer: "smpte2084", duration: 2).make(in: directory.url)
-        let result = try await Transcoder(options: Self.options(hdr: hdr, format: format))
-            .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
-        #expect(result.variants.map(\.name).sorted() == ["240p", "360p"])
-        #expect(result.variants.allSatisfy { $0.videoRange == "SDR" && $0.codecs.hasPrefix("avc1.") })
+        let clip = try await SyntheticClip.hdr(transfer: "smpte2084", duration: 1).make(in: directory.url)
+        let file = try MediaProber.open(path: clip, cancellation: CancellationFlag())
+        #expect(file.streams.compactMap(\.hdrLightLevels).isEmpty, "the MP4 muxer wrote no mdcv or clli box")
+        let plan = try LadderPlanner.plan(ladder: FragmentedSegmentTests.ladder, displayWidth: 640, displayHeight: 360)
+        func rungs(_ options: TranscodeOptions) throws -> [PlannedRung] {
+            try TranscodeJob(input: clip, staging: directory.url, options: options, cancellation: CancellationFlag(), progress: { _ in })
+                .titleRungs(plan, file: file)
+        }
+        let kept = try rungs(Self.options())
+        #expect(kept.map(\.name) == ["240p", "360p", "360p-hdr"])
+        #expect(kept.last?.lightLevels == HDRLightLevels(
+            masterDisplay: "G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1)", maxCLL: "1000,400"))
+        #expect(try rungs(Self.options(format: .ts)) == plan, "MPEG-TS: no HEVC, so no HDR rung")
+        #expect(try rungs(Self.options(hdr: .sdr)) == plan)
     }
 
     /// Every chunk of a split title's HDR group keeps the HDR, and the stitched title conforms.
     @Test func aSplitTitleEncodesItsHDRRungInChunksOfItsOwn() async throws {
         let directory = try TemporaryDirectory()
-        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", duration: 8).make(in: directory.url)
-        var options = SplitTitleTests.options
-        options.segmentFormat = .fmp4
-        options.hevcPreset = "ultrafast"
+        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", width: 426, height: 240, duration: 6).make(in: directory.url)
+        var options = Self.options(ladder: [FragmentedSegmentTests.ladder[1]])
+        options.shortSegments = 1
         let title = try await SplitTitleTests.encodeEveryChunk(of: clip, into: directory.url.appendingPathComponent("out"),
-                                                               splitAfter: 2, chunkSeconds: 4, options: options)
+                                                               splitAfter: 2, chunkSeconds: 3, options: options)
+        #expect(title.chunks.count >= 4)
         let groups = Set(title.chunks.map { $0.rungs.map(\.isHDR) })
-        #expect(groups == [[false, false], [true]], "SDR and HDR rungs never share a chunk's decode")
+        #expect(groups == [[false], [true]], "SDR and HDR rungs never share a chunk's decode")
         let result = try await title.finish()
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
-        #expect(result.variants.filter { $0.videoRange == "HLG" }.map(\.name) == ["360p-hdr"])
+        #expect(result.variants.filter { $0.videoRange == "HLG" }.map(\.name) == ["240p-hdr"])
         for program in result.variants.indices {
             #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
         }

@@ -32,7 +32,7 @@ struct SharedMediaTests {
     @Test func androidHLGPhoneClipKeepsItsHLGForHDRScreens() async throws {
         let clip = SharedMedia.path("mp4-android-hevc10-hlg.mp4")
         let directory = try TemporaryDirectory()
-        let options = TranscodeOptions(preset: "superfast", segmentFormat: .fmp4, hevcPreset: "ultrafast")
+        let options = TranscodeOptions(preset: "superfast", segmentFormat: .fmp4)
         let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         #expect(result.variants.map(\.name).sorted() == ["1080p", "1080p-hdr", "720p"])

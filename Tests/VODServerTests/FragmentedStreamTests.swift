@@ -106,8 +106,7 @@ struct FragmentedStreamTests {
     @Test func anHDRUploadIsServedWithItsHDRRungOverHLSAndDASH() async throws {
         let test = try TestLibrary()
         let clip = try await SyntheticClip.hdr(transfer: "smpte2084", width: 320, height: 240, duration: 5).make(in: test.directory.url)
-        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast",
-                                                                  "--hevc-preset", "ultrafast"])
+        let server = try ServerProcess(library: test, arguments: ["--segment-format", "fmp4", "--preset", "superfast"])
         try await server.waitUntilListening()
         let item = try await test.uploadUntilTranscoded(clip, title: "HDR10", to: server.url)
         let folder = URL(fileURLWithPath: try #require(item.hlsPath))

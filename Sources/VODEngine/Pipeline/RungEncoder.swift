@@ -38,7 +38,7 @@ final class RungEncoder: @unchecked Sendable {
         scaler = RungScaler(rung: rung, rotation: rotation)
         self.frameRate = frameRate
         let makeEncoder = { (preset: String, rung: PlannedRung) in
-            try Self.makeEncoder(rung: rung, preset: rung.codec == .hevc ? options.hevcPreset : preset, threads: threads,
+            try Self.makeEncoder(rung: rung, preset: rung.codec == .hevc ? options.preset(of: rung) : preset, threads: threads,
                                  frameRate: frameRate)
         }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
