@@ -88,6 +88,27 @@ struct TranscodeCommandTests {
         }
     }
 
+    /// An HLG source's fMP4 title gets its HDR rung unless `--hdr sdr` says otherwise; unknown modes and presets are
+    /// refused with the choices.
+    @Test func keepsAnHLGSourcesHDRUnlessToldSDR() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", width: 320, height: 240, duration: 1).make(in: directory.url)
+        let common = ["--ladder", "240p:320x240@300k", "--preset", "superfast", "--segment-format", "fmp4"]
+        let kept = try await VODBinary.run(["transcode", clip, "-o", directory.url.appendingPathComponent("kept").path] + common)
+        #expect(kept.status == 0, "\(kept.standardError)")
+        let row = try #require(kept.standardOutput.split(separator: "\n").first { $0.hasPrefix("240p-hdr ") })
+        #expect(row.contains(" hvc1.2.4.L"), "HEVC Main10: \(row)")
+        let sdr = try await VODBinary.run(["transcode", clip, "-o", directory.url.appendingPathComponent("sdr").path, "--hdr", "sdr"] + common)
+        #expect(sdr.status == 0 && !sdr.standardOutput.contains("240p-hdr"), "\(sdr.standardOutput)")
+        for (arguments, message) in [
+            (["--hdr", "bright"], "Unknown HDR mode 'bright'; use keep or sdr."),
+            (["--hdr-preset", "quick"], "Unknown HDR preset 'quick'"),
+        ] {
+            let refused = try await VODBinary.run(["transcode", clip] + arguments)
+            #expect(refused.status == 64 && refused.standardError.contains(message), "\(arguments): \(refused.standardError)")
+        }
+    }
+
     @Test func rejectsAMalformedLadder() async throws {
         let run = try await VODBinary.run(["transcode", "x.mp4", "--ladder", "720p:wide@fast"])
         #expect(run.status == 64)

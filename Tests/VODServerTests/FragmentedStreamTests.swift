@@ -6,7 +6,7 @@ import VODTestSupport
 
 /// `vod serve --segment-format fmp4`: an upload is stored as an fMP4 title, transcoded in fMP4 (CMAF) segments and
 /// served with their content types, and every variant plays over HTTP.
-@Suite(.serialized, .tags(.ffmpeg, .gstreamer, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
+@Suite(.serialized, .tags(.ffmpeg, .gstreamer, .browser, .processes), .needsExternalTools, .timeLimit(.minutes(10)))
 struct FragmentedStreamTests {
     @Test func anFMP4UploadIsServedAndPlaysOverHTTP() async throws {
         let test = try TestLibrary()
@@ -37,6 +37,8 @@ struct FragmentedStreamTests {
         }
         let gstreamer = try await IndependentPlayers.gstreamerPlay(uri: stream)
         #expect(gstreamer.status == 0, "\(gstreamer.standardError)")
+        // Chromium's own HLS, which the console's player uses, plays the fMP4 master as it plays an MPEG-TS one.
+        try await LiveServerTests.expectChromiumPlays(stream, picture: true)
 
         // DASH over the same segments: ffmpeg's dash demuxer and GStreamer's dashdemux play the manifest.
         let dash = "\(server.url)/api/media/\(item.id)/manifest.mpd"
