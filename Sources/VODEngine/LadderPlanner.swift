@@ -81,14 +81,15 @@ public enum LadderPlanner {
                     bitrate: Int((Double(rung.bitrate) * hevcBitrateShare).rounded()), crf: rung.crf, codec: .hevc)
     }
 
-    /// The largest short side an HDR rung has: HEVC Main10 at 4k would take a 2-core machine several times
-    /// the whole SDR ladder's time.
+    /// The largest short side an HDR rung has: one HDR rung at 1080p already takes an HDR title's transcode to
+    /// 1.3× (4k source) to 1.5× (1080p source) the SDR ladder's time on 2 cores (docs/engine.md); at 4k it would
+    /// have four times the pixels.
     static let hdrShortSideLimit = 1080
 
-    /// `plan`, followed by an HDR rung keeping `range` (`pq` or `hlg`) and carrying `lightLevels` when given: the HEVC Main10 twin
-    /// (`hevc(_:)`) of the largest H.264 rung whose short side is at most `hdrShortSideLimit`, named `NAME-hdr`.
-    /// One rung keeps an HDR transcode within 1.6 times an SDR one (docs/engine.md); HDR screens are the
-    /// large ones, and a player falls back to the SDR rungs when its bandwidth drops.
+    /// `plan`, followed by an HDR rung keeping `range` (`pq` or `hlg`) and carrying `lightLevels` when given: the
+    /// HEVC Main10 twin (`hevc(_:)`) of the largest H.264 rung whose short side is at most `hdrShortSideLimit`,
+    /// named `NAME-hdr`. One rung keeps an HDR transcode within 1.6 times an SDR one; HDR screens are the large
+    /// ones, and a player falls back to the SDR rungs when its bandwidth drops.
     static func withHDR(_ plan: [PlannedRung], keeping range: DynamicRange?, lightLevels: HDRLightLevels? = nil) -> [PlannedRung] {
         guard let range, range != .dolbyVision,
               let top = plan.filter({ $0.codec == .h264 && min($0.width, $0.height) <= hdrShortSideLimit })

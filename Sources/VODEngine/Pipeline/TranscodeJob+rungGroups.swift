@@ -72,10 +72,10 @@ extension TranscodeJob {
     }
 
     /// Starts encoding `rungs` on a thread of its own, at a lower priority when the title is published as it
-    /// grows, from a decode of its own of the
-    /// input (keeping its HDR for HDR rungs), each rung muxing the first audio track when `muxesAudio`; a sibling job of this one, sharing its
-    /// folder, cancellation and progress. The rungs do not start fast: they join the master once their pace holds,
-    /// not at the title's start, and a first segment encoded fast would only be encoded again at the end.
+    /// grows, from a decode of its own of the input (keeping its HDR for HDR rungs), each rung muxing the first
+    /// audio track when `muxesAudio`; a sibling job of this one, sharing its folder, cancellation and progress. The
+    /// rungs do not start fast: they join the master once their pace holds, not at the title's start, and a first
+    /// segment encoded fast would only be encoded again at the end.
     private func encodeLagging(_ rungs: [PlannedRung], ladder: [PlannedRung], muxesAudio: Bool, publisher: LivePublisher?,
                                pendingQuality: PendingQuality?) -> LaggingGroup {
         let sibling = TranscodeJob(input: input, staging: staging, options: options.withoutFastStart, cancellation: cancellation,
