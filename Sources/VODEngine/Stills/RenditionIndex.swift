@@ -33,7 +33,8 @@ struct RenditionIndex: Sendable {
     /// The video renditions, smallest first; empty for an audio-only title.
     let renditions: [Rendition]
 
-    /// Reads `master.m3u8` in `folder` and the media playlist of each variant with a `RESOLUTION`.
+    /// Reads `master.m3u8` in `folder` and the media playlist of each SDR variant with a `RESOLUTION`: stills are
+    /// SDR JPEGs, which an HDR rung's PQ or HLG pictures would make grey and washed out.
     init(folder: URL) throws {
         let master = try String(contentsOf: folder.appendingPathComponent("master.m3u8"), encoding: .utf8)
         var seen = Set<String>()
@@ -41,7 +42,8 @@ struct RenditionIndex: Sendable {
         let lines = master.split(whereSeparator: \.isNewline).map(String.init)
         for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-STREAM-INF:") && index + 1 < lines.count {
             let uri = lines[index + 1]
-            guard let size = Self.resolution(line), !uri.hasPrefix("#"), !uri.contains(".."), seen.insert(uri).inserted else { continue }
+            guard let size = Self.resolution(line), !Self.isHDR(line), !uri.hasPrefix("#"), !uri.contains(".."),
+                  seen.insert(uri).inserted else { continue }
             let playlist = folder.appendingPathComponent(uri)
             let text = try String(contentsOf: playlist, encoding: .utf8)
             let rendition = playlist.deletingLastPathComponent()
@@ -55,6 +57,11 @@ struct RenditionIndex: Sendable {
     /// The smallest rendition at least `width` wide, else the largest: enough pixels without decoding more.
     func rendition(atLeast width: Int) -> Rendition? {
         renditions.first { $0.width >= width } ?? renditions.last
+    }
+
+    /// Whether a variant line says its rung is HDR (`VIDEO-RANGE=PQ` or `HLG`).
+    static func isHDR(_ line: String) -> Bool {
+        line.contains("VIDEO-RANGE=PQ") || line.contains("VIDEO-RANGE=HLG")
     }
 
     /// The `RESOLUTION=WxH` attribute of a variant line.
