@@ -9,6 +9,7 @@ public struct HDRLightLevels: Sendable, Equatable, Codable {
     /// x265's `max-cll` value: `MaxCLL,MaxFALL` in cd/m²; nil when the source has no content light level.
     public var maxCLL: String?
 
+    /// Levels given as x265 writes them (`masterDisplay`, `maxCLL`).
     public init(masterDisplay: String?, maxCLL: String?) {
         self.masterDisplay = masterDisplay
         self.maxCLL = maxCLL
