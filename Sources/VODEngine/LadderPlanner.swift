@@ -36,6 +36,15 @@ public struct PlannedRung: Sendable, Equatable, Codable {
     /// Whether the rung keeps its source's HDR.
     public var isHDR: Bool { dynamicRange != nil }
 
+    /// The H.273 transfer an HDR rung keeps (16 for PQ, 18 for HLG); nil for an SDR rung.
+    var hdrTransferCode: Int32? {
+        switch dynamicRange {
+        case .pq: SourceColour.pq
+        case .hlg: SourceColour.hlg
+        case .dolbyVision, nil: nil
+        }
+    }
+
     /// The master playlist's `VIDEO-RANGE` for the rung: `PQ`, `HLG` or `SDR`.
     public var videoRange: String {
         switch dynamicRange {

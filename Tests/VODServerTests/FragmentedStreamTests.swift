@@ -70,12 +70,7 @@ struct FragmentedStreamTests {
         let item = try await test.uploadUntilTranscoded(clip, title: "HEVC", to: server.url)
         let folder = URL(fileURLWithPath: try #require(item.hlsPath))
         #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
-        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
-        let variants = try #require(json["variants"] as? [[String: Any]])
-        let codecs = Dictionary(uniqueKeysWithValues: variants.compactMap { variant in
-            (variant["name"] as? String).map { ($0, variant["codecs"] as? String ?? "") }
-        })
+        let codecs = try await Self.variants("codecs", of: item, at: server)
         #expect(codecs.keys.sorted() == ["180p", "180p-hevc", "240p", "240p-hevc"])
         #expect(codecs.allSatisfy { $0.value.hasPrefix($0.key.hasSuffix("-hevc") ? "hvc1.1.6.L" : "avc1.") }, "\(codecs)")
 
@@ -113,12 +108,7 @@ struct FragmentedStreamTests {
         let item = try await test.uploadUntilTranscoded(clip, title: "HDR10", to: server.url)
         let folder = URL(fileURLWithPath: try #require(item.hlsPath))
         #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
-        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
-        let variants = try #require(json["variants"] as? [[String: Any]])
-        let ranges = Dictionary(uniqueKeysWithValues: variants.compactMap { variant in
-            (variant["name"] as? String).map { ($0, variant["video_range"] as? String ?? "") }
-        })
+        let ranges = try await Self.variants("video_range", of: item, at: server)
         #expect(ranges == ["180p": "SDR", "240p": "SDR", "240p-hdr": "PQ"])
 
         let stream = "\(server.url)/api/media/\(item.id)/stream"
@@ -133,5 +123,15 @@ struct FragmentedStreamTests {
         let dashdemux = try await IndependentPlayers.gstreamerPlay(uri: dash)
         #expect(dashdemux.status == 0, "\(dashdemux.standardError)")
         #expect(try await server.stop(SIGTERM) == 0)
+    }
+
+    /// The string `key` of each of `item`'s variants in its media JSON, by variant name.
+    static func variants(_ key: String, of item: MediaItem, at server: ServerProcess) async throws -> [String: String] {
+        let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(media.utf8)) as? [String: Any])
+        let variants = try #require(json["variants"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: variants.compactMap { variant in
+            (variant["name"] as? String).map { ($0, variant[key] as? String ?? "") }
+        })
     }
 }

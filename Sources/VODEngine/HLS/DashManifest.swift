@@ -102,17 +102,13 @@ enum DashManifest {
     /// The colour of an HDR AdaptationSet as ISO/IEC 23001-8 (CICP) code points: BT.2020 primaries and matrix,
     /// and the PQ or HLG transfer, which a player must understand to show it; nothing for SDR.
     private static func colourProperties(of rung: PlannedRung) -> [String] {
-        let transfer: Int32
-        switch rung.dynamicRange {
-        case .pq: transfer = SourceColour.pq
-        case .hlg: transfer = SourceColour.hlg
-        case .dolbyVision, nil: return []
-        }
+        guard let transfer = rung.hdrTransferCode else { return [] }
         let property = { (element: String, name: String, value: Int32) in
             #"      <\#(element) schemeIdUri="urn:mpeg:mpegB:cicp:\#(name)" value="\#(value)"/>"#
         }
         return [property("EssentialProperty", "TransferCharacteristics", transfer),
-                property("SupplementalProperty", "ColourPrimaries", 9), property("SupplementalProperty", "MatrixCoefficients", 9)]
+                property("SupplementalProperty", "ColourPrimaries", SourceColour.bt2020),
+                property("SupplementalProperty", "MatrixCoefficients", SourceColour.bt2020)]
     }
 
     /// The codec family of a CODECS value: `avc1`, `hvc1`.

@@ -19,9 +19,9 @@ extension HDRLightLevels {
             defer { packet.unreference() }
             guard packet.streamIndex == stream.index else { continue }
             packets += 1
-            // A damaged first packet is skipped, as the transcode skips it.
+            // A damaged packet or picture is skipped, as the transcode skips it.
             guard (try? decoder.send(packet)) != nil else { continue }
-            if try decoder.receive(into: frame) {
+            if (try? decoder.receive(into: frame)) == true {
                 defer { frame.unreference() }
                 return frame.hdrLightLevels
             }

@@ -51,8 +51,8 @@ struct PictureCorrection: Sendable {
         }
         let input = "tin=\(colour.transfer):pin=\(colour.primaries):min=\(colour.matrix):rin=\(colour.fullRange ? "full" : "limited")"
         if keepsHDR {
-            if !tenBit || colour.primaries != Self.bt2020 || colour.matrix != Self.bt2020 || colour.fullRange {
-                filters += ["zscale=\(input):t=\(colour.transfer):p=\(Self.bt2020):m=\(Self.bt2020):r=limited:dither=ordered:f=spline36",
+            if !tenBit || colour.primaries != SourceColour.bt2020 || colour.matrix != SourceColour.bt2020 || colour.fullRange {
+                filters += ["zscale=\(input):t=\(colour.transfer):p=\(SourceColour.bt2020):m=\(SourceColour.bt2020):r=limited:dither=ordered:f=spline36",
                             "format=yuv420p10le"]
             }
         } else if toneMapFrom != nil {
@@ -72,9 +72,6 @@ struct PictureCorrection: Sendable {
         }
         return filters.isEmpty ? nil : filters.joined(separator: ",")
     }
-
-    /// BT.2020 primaries, and its non-constant-luminance matrix: the same H.273 code point.
-    private static let bt2020: Int32 = 9
 
     /// SDR reference white in cd/m²: linear light 1.0 after the first zscale.
     private static let referenceWhite = 100.0

@@ -14,6 +14,8 @@ struct SourceColour: Equatable, Sendable {
     static let hlg: Int32 = 18
     /// The BT.709 transfer.
     static let bt709: Int32 = 1
+    /// BT.2020 primaries, and its non-constant-luminance matrix: the same H.273 code point.
+    static let bt2020: Int32 = 9
 
     /// Reads the stream's tags; an unspecified matrix gets the convention for the height, as players assume it
     /// (BT.709 for HD, BT.601 for SD, BT.2020 for an HDR transfer). Unspecified primaries are taken as BT.709

@@ -165,10 +165,10 @@ final class RungEncoder: @unchecked Sendable {
                                     minimum: frameRate.framesPerKeyframeInterval)
         context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
                            bufferSize: rung.bufferBits)
-        switch rung.dynamicRange {
-        case .pq: context.tagBT2020LimitedRange(transfer: SourceColour.pq)
-        case .hlg: context.tagBT2020LimitedRange(transfer: SourceColour.hlg)
-        case .dolbyVision, nil: context.tagBT709LimitedRange()
+        if let transfer = rung.hdrTransferCode {
+            context.tagBT2020LimitedRange(transfer: transfer)
+        } else {
+            context.tagBT709LimitedRange()
         }
     }
 
