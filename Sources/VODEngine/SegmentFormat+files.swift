@@ -1,9 +1,17 @@
 import Foundation
 import VODFFmpeg
+import VODModel
 
 extension SegmentFormat {
     /// The init segment of each rendition of an fMP4 title, beside its media playlist.
     static let initSegment = "init.mp4"
+
+    /// The container of a rung of `codec` in a title of this format: the title's, but fMP4 for HEVC, which HLS
+    /// carries in fMP4 only. An MPEG-TS title's HDR rung is fMP4 among TS rungs, its sound muxed into its segments
+    /// as theirs is, or taken from the same audio renditions.
+    func carrying(_ codec: VideoCodec) -> SegmentFormat {
+        codec == .hevc ? .fmp4 : self
+    }
 
     /// The `#EXT-X-MAP` URI of a rendition's media and I-frame playlists: nil for MPEG-TS.
     var map: String? { self == .fmp4 ? Self.initSegment : nil }

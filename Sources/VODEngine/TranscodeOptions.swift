@@ -137,8 +137,9 @@ public struct TranscodeOptions: Sendable, Equatable {
         [.h264] + (segmentFormat == .fmp4 && codecs.contains(.hevc) ? [.hevc] : [])
     }
 
-    /// Whether an HDR source gets HDR rungs: asked for, and the segments are fMP4, where HLS carries HEVC.
-    var keepsHDR: Bool { hdr == .keep && segmentFormat == .fmp4 }
+    /// Whether an HDR source gets HDR rungs: in an fMP4 title like its other rungs, in an MPEG-TS title as the
+    /// one fMP4 rung among them (`SegmentFormat.carrying`).
+    var keepsHDR: Bool { hdr == .keep }
 }
 
 /// How far a transcode has come.

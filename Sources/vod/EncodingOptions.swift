@@ -65,7 +65,7 @@ struct EncodingOptions: ParsableArguments {
     var hdrPreset: String = "ultrafast"
 
     @Option(name: .long, help: ArgumentHelp(
-        "keep: an HDR source (PQ, HLG, Dolby Vision 8.x) of an fMP4 title also gets an HDR rendition in HEVC Main10 beside the SDR ladder; sdr: the tone-mapped SDR ladder alone (env VOD_HDR; default keep; MPEG-TS titles are SDR).",
+        "keep: an HDR source (PQ, HLG, Dolby Vision 8.x) also gets an HDR rendition in HEVC Main10 beside the SDR ladder, in fMP4 also in an MPEG-TS title; sdr: the tone-mapped SDR ladder alone (env VOD_HDR; default keep).",
         valueName: "mode"))
     var hdr: String?
 

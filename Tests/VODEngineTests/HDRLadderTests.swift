@@ -4,8 +4,9 @@ import VODConformance
 @testable import VODEngine
 import VODTestSupport
 
-/// HDR kept for HDR screens: an fMP4 title from a PQ or HLG source gets an HEVC Main10 rung keeping the source's
-/// transfer, primaries and light levels, beside the tone-mapped SDR ladder, which does not change because of it.
+/// HDR kept for HDR screens: a title from a PQ or HLG source gets an HEVC Main10 rung (fMP4, also in an MPEG-TS
+/// title) keeping the source's transfer, primaries and light levels, beside the tone-mapped SDR ladder, which does
+/// not change because of it.
 @Suite("HDR ladder", .tags(.ffmpeg, .gstreamer), .needsExternalTools, .timeLimit(.minutes(10)))
 struct HDRLadderTests {
     /// fMP4 titles keeping HDR on the two-rung test ladder (360p, 240p), or on `ladder`.
@@ -89,9 +90,10 @@ struct HDRLadderTests {
         #expect(PictureMeasurements.meanDifference(ours, turnedTheOtherWay) > 4 * error)
     }
 
-    /// HLS carries HEVC in fMP4 only: an MPEG-TS title, or one asked for SDR, is the tone-mapped ladder alone. An
-    /// HDR10 source's light levels come from the SEI of its first picture when its container declares none.
-    @Test func theHDRRungIsPlannedForFMP4TitlesThatKeepHDRWithTheSourcesLightLevels() async throws {
+    /// An fMP4 title and an MPEG-TS title (whose HDR rung alone is fMP4) both keep HDR; one asked for SDR is the
+    /// tone-mapped ladder alone. An HDR10 source's light levels come from the SEI of its first picture when its
+    /// container declares none.
+    @Test func theHDRRungIsPlannedForTitlesThatKeepHDRWithTheSourcesLightLevels() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip.hdr(transfer: "smpte2084", duration: 1).make(in: directory.url)
         let file = try MediaProber.open(path: clip, cancellation: CancellationFlag())
@@ -105,15 +107,17 @@ struct HDRLadderTests {
         #expect(kept.map(\.name) == ["240p", "360p", "360p-hdr"])
         #expect(kept.last?.lightLevels == HDRLightLevels(
             masterDisplay: "G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1)", maxCLL: "1000,400"))
-        #expect(try rungs(Self.options(format: .ts)) == plan, "MPEG-TS: no HEVC, so no HDR rung")
+        #expect(try rungs(Self.options(format: .ts)) == kept)
         #expect(try rungs(Self.options(hdr: .sdr)) == plan)
     }
 
-    /// Every chunk of a split title's HDR group keeps the HDR, and the stitched title conforms.
-    @Test func aSplitTitleEncodesItsHDRRungInChunksOfItsOwn() async throws {
+    /// Every chunk of a split title's HDR group keeps the HDR, and the stitched title conforms. In an MPEG-TS
+    /// title the HDR rung is the one fMP4 rung, and takes its sound from the same audio renditions as the TS rungs.
+    @Test(arguments: [SegmentFormat.fmp4, .ts])
+    func aSplitTitleEncodesItsHDRRungInChunksOfItsOwn(format: SegmentFormat) async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", width: 426, height: 240, duration: 6).make(in: directory.url)
-        var options = Self.options(ladder: [FragmentedSegmentTests.ladder[1]])
+        var options = Self.options(format: format, ladder: [FragmentedSegmentTests.ladder[1]])
         options.shortSegments = 1
         let title = try await SplitTitleTests.encodeEveryChunk(of: clip, into: directory.url.appendingPathComponent("out"),
                                                                splitAfter: 2, chunkSeconds: 3, options: options)
@@ -123,12 +127,28 @@ struct HDRLadderTests {
         let result = try await title.finish()
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         #expect(result.variants.filter { $0.videoRange == "HLG" }.map(\.name) == ["240p-hdr"])
-        let manifest = try String(contentsOf: result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("manifest.mpd"),
-                                  encoding: .utf8)
-        #expect(manifest.contains(#"<EssentialProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="18"/>"#))
+        let folder = result.masterPlaylist.deletingLastPathComponent()
+        #expect(try Self.segmentFiles(in: folder) == ["240p": [format.fileName(ofSegment: 0)], "240p-hdr": ["segment_000.m4s"]])
+        let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
+        #expect(master.matches(of: /#EXT-X-STREAM-INF:[^\n]*AUDIO="aac"/).count == 2, "both variants play the audio renditions")
+        let manifest = try? String(contentsOf: folder.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        if format == .fmp4 {
+            #expect(manifest?.contains(#"<EssentialProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="18"/>"#) == true)
+        } else {
+            #expect(manifest == nil, "DASH describes fMP4 titles only")
+        }
         for program in result.variants.indices {
             #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
         }
+    }
+
+    /// The first segment's file name of each rung folder in `folder`, by rung.
+    static func segmentFiles(in folder: URL) throws -> [String: [String]] {
+        let rungs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.first?.isNumber == true }
+        return try Dictionary(uniqueKeysWithValues: rungs.map { rung in
+            (rung, try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(rung).path)
+                .filter { $0.hasPrefix("segment_000.") })
+        })
     }
 
     /// Checks the HDR rung `name` of `result`: HEVC Main10 in `hvc1`, 10-bit BT.2020 limited range with the
@@ -143,7 +163,7 @@ struct HDRLadderTests {
         let joined = directory.url.appendingPathComponent("\(name).mp4")
         try FragmentedSegmentTests.joined(name, 0, in: folder).write(to: joined)
         let probe = try await ExternalTool.require("ffprobe", [
-            "-v", "error", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
+            "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
             "-of", "csv=p=0", joined.path])
         #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")

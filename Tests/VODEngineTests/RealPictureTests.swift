@@ -16,12 +16,12 @@ struct RealPictureTests {
         #expect(probe.source?.hdr == (transfer == "smpte2084" ? .pq : .hlg))
         #expect(probe.source?.bitDepth == 10)
 
-        let result = try await transcodeAndPlay(clip, in: directory)
+        let result = try await transcodeAndPlay(clip, in: directory, hdr: .sdr)
         let segment = result.segment(result.variants[0].name)
         let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
         let master = try String(contentsOf: result.masterPlaylist, encoding: .utf8)
-        #expect(master.components(separatedBy: "VIDEO-RANGE=SDR").count - 1 == result.variants.count)
+        #expect(master.components(separatedBy: "VIDEO-RANGE=SDR").count - 1 == result.variants.filter { $0.codecs.hasPrefix("avc1") }.count)
 
         // Copying the HDR code values into 8-bit H.264 is what looks grey and washed out.
         let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
@@ -150,7 +150,7 @@ struct DolbyVisionTests {
         try DolbyVisionFixture.make(from: base, to: clip, profile: 8, compatibility: 4)
         #expect(try MediaProber.probe(path: clip).source?.hdr == .dolbyVision)
 
-        let result = try await transcodeAndPlay(clip, in: directory)
+        let result = try await transcodeAndPlay(clip, in: directory, hdr: .sdr)
         let segment = result.segment(result.variants[0].name)
         let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix] == ["bt709", "bt709", "bt709"])

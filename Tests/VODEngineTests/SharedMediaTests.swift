@@ -14,7 +14,8 @@ struct SharedMediaTests {
         #expect(source.hdr == .hlg && source.bitDepth == 10 && source.profile == "Main 10")
         let directory = try TemporaryDirectory()
         let result = try await transcodeAndPlay(clip, in: directory)
-        let segment = result.segment(result.variants.last!.name)
+        let largestSDR = try #require(result.variants.last { $0.videoRange == "SDR" })
+        let segment = result.segment(largestSDR.name)
         let tags = try await PictureMeasurements.tags(of: segment)
         #expect([tags.primaries, tags.transfer, tags.matrix, tags.range] == ["bt709", "bt709", "bt709", "tv"])
         let retagged = try await PictureMeasurements.meanSaturation(of: clip, filters: "format=yuv420p")
@@ -28,15 +29,26 @@ struct SharedMediaTests {
         #expect(language == "eng")
     }
 
-    /// In an fMP4 title, HDR screens also get the phone's HLG, in a 1080p HEVC Main10 rung beside the SDR ladder.
-    @Test func androidHLGPhoneClipKeepsItsHLGForHDRScreens() async throws {
+    /// HDR screens also get the phone's HLG, in a 1080p HEVC Main10 rung beside the SDR ladder: in an fMP4 title,
+    /// and in an MPEG-TS title (the default), where that rung alone is fMP4 and carries the sound muxed like the TS
+    /// rungs do.
+    @Test(arguments: [SegmentFormat.ts, .fmp4])
+    func androidHLGPhoneClipKeepsItsHLGForHDRScreens(format: SegmentFormat) async throws {
         let clip = SharedMedia.path("mp4-android-hevc10-hlg.mp4")
         let directory = try TemporaryDirectory()
-        let options = TranscodeOptions(preset: "superfast", segmentFormat: .fmp4)
+        let options = TranscodeOptions(preset: "superfast", segmentFormat: format)
         let result = try await Transcoder(options: options).transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
         #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
         #expect(result.variants.map(\.name).sorted() == ["1080p", "1080p-hdr", "720p"])
         _ = try await HDRLadderTests.expectHDRRung(of: result, named: "1080p-hdr", transfer: "arib-std-b67", range: "HLG", in: directory)
+        let sound = try await ExternalTool.require("ffprobe", [
+            "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+            directory.url.appendingPathComponent("1080p-hdr.mp4").path,
+        ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(sound == (format == .ts ? "aac" : ""), "the sound is muxed into an MPEG-TS title's rungs, the HDR one too")
+        #expect(try HDRLadderTests.segmentFiles(in: result.masterPlaylist.deletingLastPathComponent()).mapValues { $0.first } == [
+            "720p": format.fileName(ofSegment: 0), "1080p": format.fileName(ofSegment: 0), "1080p-hdr": "segment_000.m4s",
+        ])
         for program in result.variants.indices {
             #expect(try await IndependentPlayers.decodeErrors(master: result.masterPlaylist.path, program: program) == "")
         }

@@ -6,10 +6,14 @@ import VODTestSupport
 
 /// Transcodes `clip` into `directory/out`, checks every rule of the shared HLS rules document, decodes every
 /// variant with ffmpeg and plays the master with GStreamer, as independent players.
+///
+/// `hdr` is `.sdr` for the tests of an HDR source's tone-mapped ladder: GStreamer's HLS demuxer cannot switch
+/// between the H.264 and HEVC variants of one master (its caps are not renegotiated), so the HDR rung's own tests
+/// (`HDRLadderTests`) decode every variant with ffmpeg and play the HDR rung's playlist with GStreamer instead.
 func transcodeAndPlay(
-    _ clip: String, in directory: TemporaryDirectory, ladder: [Rung] = Rung.defaultLadder
+    _ clip: String, in directory: TemporaryDirectory, ladder: [Rung] = Rung.defaultLadder, hdr: HDRPolicy = .keep
 ) async throws -> TranscodeResult {
-    let result = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "superfast"))
+    let result = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "superfast", hdr: hdr))
         .transcode(input: clip, outputDirectory: directory.url.appendingPathComponent("out").path)
     let report = HLSConformance.check(masterURL: result.masterPlaylist)
     #expect(report.violations.map(\.description) == [], "every rule in the shared HLS rules document holds")

@@ -125,6 +125,35 @@ struct FragmentedStreamTests {
         #expect(try await server.stop(SIGTERM) == 0)
     }
 
+    /// An HLG upload on the defaults (MPEG-TS): its HDR rung is the one fMP4 rendition, beside the TS ladder in
+    /// the same master, and every variant decodes over HTTP; the title has no DASH manifest, and says why.
+    @Test func anHDRUploadOnTheDefaultsGetsItsHDRRungInFMP4BesideTheTSLadder() async throws {
+        let test = try TestLibrary()
+        let clip = try await SyntheticClip.hdr(transfer: "arib-std-b67", width: 320, height: 240, duration: 3).make(in: test.directory.url)
+        let server = try ServerProcess(library: test, arguments: ["--preset", "superfast"])
+        try await server.waitUntilListening()
+        let item = try await test.uploadUntilTranscoded(clip, title: "HLG", to: server.url)
+        #expect(item.segmentFormat == .ts)
+        let folder = URL(fileURLWithPath: try #require(item.hlsPath))
+        #expect(HLSConformance.check(masterURL: folder.appendingPathComponent("master.m3u8")).violations.map(\.description) == [])
+        #expect(try await Self.variants("video_range", of: item, at: server) == ["180p": "SDR", "240p": "SDR", "240p-hdr": "HLG"])
+        let media = "\(server.url)/api/media/\(item.id)"
+        let segment = try await ExternalTool.require("curl", ["-sfI", "\(media)/stream/240p-hdr/segment_000.m4s"]).standardOutput
+        #expect(segment.lowercased().contains("content-type: video/iso.segment"), "\(segment)")
+        let sdrSegment = try await ExternalTool.require("curl", ["-sfI", "\(media)/stream/240p/segment_000.ts"]).standardOutput
+        #expect(sdrSegment.lowercased().contains("content-type: video/mp2t"), "\(sdrSegment)")
+        let dash = try await ExternalTool.run("curl", ["-s", "-w", "%{http_code}", "\(media)/manifest.mpd"])
+        #expect(dash.standardOutput.hasSuffix("404") && dash.standardOutput.contains("DASH describes fMP4 titles only"), "\(dash.standardOutput)")
+
+        let stream = "\(media)/stream"
+        let programs = try await IndependentPlayers.programCount(master: stream)
+        #expect(programs == 3)
+        for program in 0..<programs {
+            #expect(try await IndependentPlayers.decodeErrors(master: stream, program: program) == "", "program \(program)")
+        }
+        #expect(try await server.stop(SIGTERM) == 0)
+    }
+
     /// The string `key` of each of `item`'s variants in its media JSON, by variant name.
     static func variants(_ key: String, of item: MediaItem, at server: ServerProcess) async throws -> [String: String] {
         let media = try await ExternalTool.require("curl", ["-sf", "\(server.url)/api/media/\(item.id)"]).standardOutput

@@ -9,6 +9,8 @@ SDR_TAGS=(-color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range
 
 section_f() {
   local src
+  # The CLI makes the SDR ladder alone: so does vod here, without the HDR rung it keeps by default (section s).
+  local VOD_LADDER_ARGS=("${VOD_LADDER_ARGS[@]}" --hdr sdr)
   src=$(hlg_clip "$F_SIZE" "$F_SECONDS")
   record meta.f.source "synthetic ${F_SIZE#*x}p${FPS} ${F_SECONDS} s HDR (the test pattern of a with its BT.709 code values converted into HLG BT.2020 10-bit, HEVC Main10 CRF 20 at $(ffprobe -v error -show_entries format=bit_rate -of csv=p=0 "$src" | awk '{ printf "%.0f", $1 / 1e6 }') Mb/s tagged bt2020/arib-std-b67/bt2020nc, no light-level metadata, AAC 48 kHz stereo), \`$(basename "$src")\`"
   corrected_ladder_vs_cli f "$src" "$F_SIZE" "$HLG_TO_SDR" "$GOP" "${SDR_TAGS[@]}"

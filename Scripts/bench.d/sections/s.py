@@ -1,4 +1,4 @@
-"""Section s's figures: the wall time of an fMP4 transcode of an HLG clip with its HDR kept (`--hdr keep`) against the
+"""Section s's figures: the wall time of a transcode of an HLG clip with its HDR kept (`--hdr keep`) against the
 SDR ladder alone (`--hdr sdr`), and the HDR rung's bitrate.
 
 Keys: s.<mode>.<clip>.{wall,cpu,rss_kb} (mode: sdr | keep), s.hdr_kbps.<clip>, s.sdr_kbps.<clip> (the average kb/s of the
@@ -33,7 +33,7 @@ def figures(r):
 
 def note(r):
     return ("Each clip is `hlg_clip` (Scripts/bench.d/lib/sources.sh: the moving test pattern with temporal noise in HLG "
-            "BT.2020, HEVC Main10, as a phone records it), transcoded by `vod transcode --segment-format fmp4` with the "
-            "bench's ladder, first with `--hdr sdr`, then with `--hdr keep`, in every run. Wall and CPU time from "
+            "BT.2020, HEVC Main10, as a phone records it), transcoded by `vod transcode` on the defaults (MPEG-TS, the "
+            "HDR rung alone in fMP4) with the bench's ladder, first with `--hdr sdr`, then with `--hdr keep`, in every run. Wall and CPU time from "
             "`/usr/bin/time`. The HDR rung is the HEVC Main10 twin of the largest rung up to 1080p (docs/engine.md, HDR "
             "kept); its bitrate and its SDR twin's are the averages `vod transcode` prints.")

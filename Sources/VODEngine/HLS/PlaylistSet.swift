@@ -11,7 +11,8 @@ struct PlaylistSet {
     var targetDuration: Int
     /// VOD playlists with `#EXT-X-ENDLIST`; otherwise EVENT playlists of a title still being transcoded.
     var complete: Bool
-    /// The segments' container: fMP4 media and I-frame playlists name their rendition's init segment.
+    /// The title's container (an HEVC rung's is fMP4 whatever it is, `SegmentFormat.carrying`): fMP4 media and
+    /// I-frame playlists name their rendition's init segment.
     var format: SegmentFormat
     /// The title's chapters on its timeline, written as `ChapterList.file` and named in the master; the
     /// final playlists carry them.
@@ -23,11 +24,12 @@ struct PlaylistSet {
     func write(to folder: URL) throws {
         for rendition in renditions {
             let directory = folder.appendingPathComponent(rendition.rung.name)
+            let map = format.carrying(rendition.rung.codec).map
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.mediaPlaylist),
                              with: PlaylistWriter.media(rendition.segments, targetDuration: targetDuration, complete: complete,
-                                                        map: format.map))
+                                                        map: map))
             try Self.replace(directory.appendingPathComponent(PlaylistWriter.iFramePlaylist),
-                             with: PlaylistWriter.iFrames(rendition, complete: complete, map: format.map))
+                             with: PlaylistWriter.iFrames(rendition, complete: complete, map: map))
         }
         for rendition in audio + subtitles {
             try Self.replace(folder.appendingPathComponent(rendition.playlist),

@@ -57,7 +57,7 @@ final class RungEncoder: @unchecked Sendable {
         for _ in 0..<firstSegment { _ = start.nextBoundary() }
         segmenter = HLSSegmenter(directory: directory, video: encoder, audio: audio?.encoder, language: audio?.language,
                                  durations: options.segmentDurations, frameRate: frameRate, cancellation: cancellation,
-                                 format: options.segmentFormat, initSegment: initSegment, firstSegment: firstSegment,
+                                 format: options.segmentFormat.carrying(rung.codec), initSegment: initSegment, firstSegment: firstSegment,
                                  firstKeyframe: frameRate.keyframesBefore(frame: start.boundaryFrame),
                                  keepsFirstSegmentAudio: fastStart != nil)
         audioLeadIn.forEach(segmenter.add(audio:))

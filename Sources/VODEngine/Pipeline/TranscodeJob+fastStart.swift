@@ -19,10 +19,10 @@ extension TranscodeJob {
     /// and I-frame ranges. Returns `renditions` with their first segment and its I-frames replaced.
     func replaceFastStart(of renditions: [Rendition], leading: [PlannedRung], frameRate: FrameRate, timelineStart: Double,
                           muxedAudio: AudioEncoderStage?) throws -> [Rendition] {
-        let firstSegmentName = options.segmentFormat.fileName(ofSegment: 0)
+        let firstSegmentName = { [options] (rung: PlannedRung) in options.segmentFormat.carrying(rung.codec).fileName(ofSegment: 0) }
         let started = renditions.filter { rendition in
             options.startsFast(rendition.rung) && leading.contains { $0.name == rendition.rung.name }
-                && rendition.segments.first?.fileName == firstSegmentName
+                && rendition.segments.first?.fileName == firstSegmentName(rendition.rung)
         }
         guard !started.isEmpty else { return renditions }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
@@ -39,11 +39,12 @@ extension TranscodeJob {
         let (_, replacements) = try again.encode(spec.rungs, video: video, source: source, muxedAudio: muxedAudio, audioWriters: [],
                                                  publisher: nil, audioLeadIn: firstSegmentAudio)
         return try renditions.map { rendition in
+            let firstSegmentName = firstSegmentName(rendition.rung)
             guard let replacement = replacements.first(where: { $0.rung == rendition.rung }),
                   replacement.segments.count == 1, replacement.segments[0].fileName == firstSegmentName else { return rendition }
             let old = staging.appendingPathComponent(rendition.rung.name)
             let new = folder.appendingPathComponent(rendition.rung.name)
-            switch options.segmentFormat {
+            switch options.segmentFormat.carrying(rendition.rung.codec) {
             case .ts:
                 try ContinuityCounters.align(new.appendingPathComponent(firstSegmentName),
                                              endingAs: old.appendingPathComponent(firstSegmentName))

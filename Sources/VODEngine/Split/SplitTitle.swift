@@ -157,7 +157,9 @@ public final class SplitTitle: @unchecked Sendable {
         let renditions = try job.replaceFastStart(of: stitched, leading: chunks[0].rungs, frameRate: frameRate,
                                                   timelineStart: chunks[0].timelineStart,
                                                   muxedAudio: nil)
-        if job.options.segmentFormat == .fmp4 { try ChunkManifest.checkInitSegments(in: folder, renditions: renditions) }
+        try ChunkManifest.checkInitSegments(in: folder, renditions: renditions.filter {
+            job.options.segmentFormat.carrying($0.rung.codec) == .fmp4
+        })
         let duration = last.start + last.duration
         let captions = try captions(of: manifests[0], duration: duration)
         let (audio, subtitles) = try tracks.finish(duration: duration, videoSegments: renditions[0].segments,
