@@ -51,6 +51,17 @@ public final class Packet: @unchecked Sendable {
         UnsafeBufferPointer(start: pointer.pointee.data, count: size)
     }
 
+    /// Replaces the payload with `bytes` in a buffer of its own, keeping the timestamps, flags and side data.
+    public func replacePayload(with bytes: [UInt8]) throws {
+        let padded = bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let buffer = av_buffer_allocz(padded) else { throw FFmpegError.outOfMemory("replace a packet's payload") }
+        bytes.withUnsafeBufferPointer { buffer.pointee.data.update(from: $0.baseAddress!, count: bytes.count) }
+        av_buffer_unref(&pointer.pointee.buf)
+        pointer.pointee.buf = buffer
+        pointer.pointee.data = buffer.pointee.data
+        pointer.pointee.size = Int32(bytes.count)
+    }
+
     /// Converts timestamps from one time base to another.
     public func rescale(from source: Rational, to destination: Rational) {
         av_packet_rescale_ts(pointer, source.avRational, destination.avRational)

@@ -124,6 +124,41 @@ struct ClosedCaptionTests {
         })
     }
 
+    /// The HEVC rungs carry the captions too, which FFmpeg 5.1's libx265 cannot write (`HEVCCaptions`): an fMP4 title
+    /// with an HEVC ladder, and an MPEG-TS title of a source tagged HLG, whose HDR rung is HEVC in fMP4 beside the TS
+    /// one. `vod validate` passes, every variant names the captions, and ffmpeg reads the source's text from every
+    /// HEVC rung.
+    @Test(arguments: [false, true])
+    func captionsReachTheHEVCAndHDRRungs(hdr: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let frames = 120
+        let captions = [ClosedCaptionFixture.Caption(rows: ["IN EVERY RUNG"], shownAt: 30, erasedAt: 90)]
+        var source = try await Self.broadcast(in: directory, width: 320, height: 180, frames: frames, captions: captions)
+        var options = TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast", segmentFormat: .fmp4, codecs: [.h264, .hevc])
+        if hdr {
+            source = directory.url.appendingPathComponent("hlg.ts").path
+            try await ExternalTool.require("ffmpeg", [
+                "-v", "error", "-i", directory.url.appendingPathComponent("broadcast.ts").path, "-c", "copy",
+                "-bsf:v", "h264_metadata=colour_primaries=9:transfer_characteristics=18:matrix_coefficients=9", source,
+            ])
+            options = TranscodeOptions(ladder: [Self.ladder[1]], preset: "superfast")
+        }
+        let result = try await Transcoder(options: options)
+            .transcode(input: source, outputDirectory: directory.url.appendingPathComponent("out").path)
+        #expect(HLSConformance.check(masterURL: result.masterPlaylist).violations.map(\.description) == [])
+        let hevc = hdr ? "180p-hdr" : "180p-hevc"
+        #expect(result.variants.map(\.name) == ["180p", hevc])
+        let lines = try String(contentsOf: result.masterPlaylist, encoding: .utf8).split(separator: "\n")
+        let variants = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.count == 2 && variants.allSatisfy { $0.contains(#"CLOSED-CAPTIONS="cc""#) }, "\(variants)")
+        let folder = result.masterPlaylist.deletingLastPathComponent().appendingPathComponent(hevc)
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".m4s") }.sorted()
+        let whole = try (["init.mp4"] + segments).reduce(into: Data()) { $0 += try Data(contentsOf: folder.appendingPathComponent($1)) }
+        let joined = directory.url.appendingPathComponent("\(hevc).mp4")
+        try whole.write(to: joined)
+        #expect(try await Self.captionTexts(readBy: joined.path) == ["IN EVERY RUNG"], "\(hevc) carries the source's captions")
+    }
+
     @Test func aTitleWithoutCaptionsAnnouncesNone() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 320, height: 180, duration: 2).make(in: directory.url)

@@ -71,8 +71,8 @@ enum PlaylistWriter {
     /// I-frame stream each. Every variant says its rung's `VIDEO-RANGE`: `SDR` for 8-bit H.264 or HEVC in BT.709,
     /// `PQ` or `HLG` for an HDR rung in 10-bit HEVC, whose I-frame stream says it too.
     /// With `chapters`, it names the title's `ChapterList`.
-    /// With `closedCaptions`, it announces the CEA-608 channels every H.264 rung carries, and their variants name
-    /// them; an HEVC variant names no group, since x265 writes no captions.
+    /// With `closedCaptions`, it announces the CEA-608 channels every rung carries (H.264 and HEVC alike), and
+    /// every variant names them.
     static func master(
         _ renditions: [Rendition], audio: [AlternateRendition], subtitles: [AlternateRendition] = [], targetDuration: Int,
         chapters: Bool = false, closedCaptions: [ClosedCaptionListing] = []
@@ -128,7 +128,7 @@ enum PlaylistWriter {
             + "FRAME-RATE=\(String(format: "%.3f", rendition.frameRate)),CODECS=\"\(variant.codecs)\","
             + (audioGroup.map { "AUDIO=\"\($0)\"," } ?? "")
             + (subtitles ? "SUBTITLES=\"\(subtitlesGroup)\"," : "")
-            + (closedCaptions && rendition.rung.codec == .h264 ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "")
+            + (closedCaptions ? "CLOSED-CAPTIONS=\"\(ClosedCaptionGroup.id)\"," : "")
             + "VIDEO-RANGE=\(rendition.rung.videoRange)"
     }
 

@@ -8,7 +8,7 @@ extension RungEncoder {
     /// A libx265 encoder for `rung` (HEVC Main): the same rate control, keyframe grid and BT.709 SDR tags as the
     /// libx264 rungs (`makeEncoder`), with x265's CRF `hevcCRFOffset` above the title's, its parameter sets
     /// repeated before every keyframe (no global header), and `threads` worker threads. x265 carries no A/53
-    /// captions through FFmpeg 5.1, so an HEVC rung has none (`PlaylistWriter` says so in the master).
+    /// captions through FFmpeg 5.1: `run` puts them into the encoded pictures itself (`HEVCCaptions`).
     ///
     /// An HDR rung is HEVC Main10, tagged with its source's transfer in BT.2020 (`configure`); a PQ rung also
     /// signals HDR10 and writes the source's mastering display and content light level into its SEI.

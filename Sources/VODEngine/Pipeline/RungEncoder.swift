@@ -9,7 +9,7 @@ enum RungInput: @unchecked Sendable {
     case audio(Packet)
 }
 
-/// Scales, rotates and encodes one rung with libx264 and hands the packets to its segmenter.
+/// Scales, rotates and encodes one rung with libx264 (or libx265) and hands the packets to its segmenter.
 ///
 /// Made on the source thread, then handed to a thread of its own that is the only one to use it.
 final class RungEncoder: @unchecked Sendable {
@@ -26,6 +26,8 @@ final class RungEncoder: @unchecked Sendable {
     private let segmenter: HLSSegmenter
     private let audioCodec: String?
     private let packet: Packet
+    /// An HEVC rung's captions by the frame they came with, until its packet leaves the encoder (`HEVCCaptions`).
+    private var captionsByFrame: [Int64: [UInt8]] = [:]
     /// Told the seconds of pictures given to the encoder so far, after each one.
     private let encoded: (Double) -> Void
 
@@ -101,6 +103,7 @@ final class RungEncoder: @unchecked Sendable {
                 if picture !== scaled { try picture.setClosedCaptions(frame.closedCaptions) }
                 picture.pts = frame.pts
                 picture.forcesKeyframe = isKeyframe
+                if rung.codec == .hevc, let captions = frame.closedCaptions { captionsByFrame[frame.pts] = captions }
                 try encoder.send(picture)
                 try drain()
                 frames = frame.pts + 1
@@ -174,6 +177,9 @@ final class RungEncoder: @unchecked Sendable {
 
     private func drain() throws {
         while try encoder.receive(into: packet) {
+            if let captions = captionsByFrame.removeValue(forKey: packet.pts) {
+                try packet.replacePayload(with: HEVCCaptions.inserting(captions, into: packet.bytes))
+            }
             try segmenter.add(video: packet)
             packet.unreference()
         }
