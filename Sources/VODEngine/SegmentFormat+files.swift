@@ -25,9 +25,11 @@ extension SegmentFormat {
     ///
     /// `firstSegment` numbers the first segment (0, or where a chunk of a split title starts). For fMP4,
     /// `initSegment` is where the init segment goes, `firstFragment` numbers the first fragment, and
-    /// `frameDuration` (seconds) is the duration of the video's pictures, stream 0, when it is video.
+    /// `frameDuration` (seconds) is the duration of the video's pictures, stream 0, when it is video, and
+    /// `sampleEntryBoxes` go into its sample entry.
     func writer(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag,
-                firstSegment: Int, initSegment: URL, firstFragment: Int, frameDuration: Double?) -> any SegmentWriter {
+                firstSegment: Int, initSegment: URL, firstFragment: Int, frameDuration: Double?,
+                sampleEntryBoxes: [UInt8] = []) -> any SegmentWriter {
         switch self {
         case .ts:
             SegmentFiles(directory: directory, encoders: encoders, language: language, cancellation: cancellation,
@@ -35,7 +37,7 @@ extension SegmentFormat {
         case .fmp4:
             FragmentedSegmentFiles(directory: directory, encoders: encoders, language: language, cancellation: cancellation,
                                    firstIndex: firstSegment, initSegment: initSegment, firstFragment: firstFragment,
-                                   frameDuration: frameDuration)
+                                   frameDuration: frameDuration, sampleEntryBoxes: sampleEntryBoxes)
         }
     }
 }

@@ -106,7 +106,7 @@ public final class InputFile: @unchecked Sendable {
     /// The demuxed streams.
     public var streams: [MediaStream] {
         (0..<Int(context.pointee.nb_streams)).compactMap { index in
-            context.pointee.streams[index].map { MediaStream($0, limits: limits) }
+            context.pointee.streams[index].map { MediaStream($0, of: self) }
         }
     }
 
@@ -115,7 +115,7 @@ public final class InputFile: @unchecked Sendable {
     public func bestStream(_ type: MediaType, relatedTo related: MediaStream? = nil) -> MediaStream? {
         let index = av_find_best_stream(context, type.avMediaType, -1, related?.index ?? -1, nil, 0)
         guard index >= 0 else { return nil }
-        return context.pointee.streams[Int(index)].map { MediaStream($0, limits: limits) }
+        return context.pointee.streams[Int(index)].map { MediaStream($0, of: self) }
     }
 
     /// The streams of the program that holds `related`, in the file's order; every stream when the file has no

@@ -1,16 +1,24 @@
 import CFFmpeg
 
-/// One demuxed stream of an `InputFile`: a view that the file owns, valid while the file is open.
+/// One demuxed stream of an `InputFile`: a view into the file, which it keeps open as long as it is held.
 public struct MediaStream: @unchecked Sendable, Hashable {
     /// The stream, owned and freed by its `InputFile`.
     let pointer: UnsafeMutablePointer<AVStream>
     /// The bounds of the file it comes from, which its decoders get.
     let limits: DecodeLimits
+    /// The file that owns the stream, kept alive by this view.
+    private let file: InputFile
 
-    init(_ pointer: UnsafeMutablePointer<AVStream>, limits: DecodeLimits) {
+    init(_ pointer: UnsafeMutablePointer<AVStream>, of file: InputFile) {
         self.pointer = pointer
-        self.limits = limits
+        limits = file.limits
+        self.file = file
     }
+
+    /// Two views are equal when they are of the same stream.
+    public static func == (lhs: MediaStream, rhs: MediaStream) -> Bool { lhs.pointer == rhs.pointer }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(pointer) }
 
     /// The stream's index in its file, as packets name it.
     public var index: Int32 { pointer.pointee.index }

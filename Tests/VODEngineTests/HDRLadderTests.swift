@@ -40,6 +40,10 @@ struct HDRLadderTests {
         let sideData = try await Self.firstFrameSideData(joined.path)
         #expect(sideData.contains("max_luminance=10000000/10000") && sideData.contains("max_content=1000"),
                 "the source's mastering display and light level: \(sideData)")
+        // The init segment declares them too (`mdcv`, `clli`), where FFmpeg's MP4 reader and Apple's players read them.
+        let declared = try MediaProber.open(path: joined.path, cancellation: CancellationFlag()).streams.compactMap(\.hdrLightLevels)
+        #expect(declared == [HDRLightLevels(masterDisplay: "G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1)",
+                                            maxCLL: "1000,400")])
 
         // The SDR rungs are those of the title without HDR: the same segments, codecs and sizes (x264's threads make
         // a few bytes differ from run to run, with or without HDR).
@@ -165,8 +169,9 @@ struct HDRLadderTests {
         let probe = try await ExternalTool.require("ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,profile,codec_tag_string,pix_fmt,color_range,color_space,color_transfer,color_primaries",
             "-of", "csv=p=0", joined.path])
-        #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")
+        // A PQ rung's stream also has its light levels as side data, which ffprobe's CSV gives as one more field.
+        let fields = probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields.prefix(8).joined(separator: ",") == "hevc,Main 10,hvc1,yuv420p10le,tv,bt2020nc,\(transfer),bt2020")
         let play = try await IndependentPlayers.gstreamerPlay(uri: folder.appendingPathComponent(hdr.playlist).absoluteString)
         #expect(play.status == 0, "GStreamer played the HDR rung over HTTP: \(play.standardError)")
         return hdr

@@ -26,4 +26,16 @@ struct HDRRungPlanTests {
         #expect(TranscodeJob.pictureGroups(of: plan).map { $0.map(\.name) } == [["720p", "1080p"], ["1080p-hdr"]])
         #expect(TranscodeJob.publicationGroups(of: plan).map { $0.map(\.name) } == [["720p"], ["1080p"], ["1080p-hdr"]])
     }
+
+    /// The `mdcv` and `clli` boxes of an HDR10 rung's sample entry: the SEI's order and units, big-endian.
+    @Test func theLightLevelsBecomeMDCVAndCLLIBoxes() {
+        let levels = HDRLightLevels(masterDisplay: "G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1)",
+                                    maxCLL: "1000,400")
+        let mdcv: [UInt8] = [0, 0, 0, 32] + Array("mdcv".utf8) + [0x33, 0xC2, 0x86, 0xC4, 0x1D, 0x4C, 0x0B, 0xB8, 0x84, 0xD0, 0x3E, 0x80,
+                                                             0x3D, 0x13, 0x40, 0x42, 0x00, 0x98, 0x96, 0x80, 0x00, 0x00, 0x00, 0x01]
+        let clli: [UInt8] = [0, 0, 0, 12] + Array("clli".utf8) + [0x03, 0xE8, 0x01, 0x90]
+        #expect(levels.sampleEntryBoxes == mdcv + clli)
+        #expect(HDRLightLevels(masterDisplay: nil, maxCLL: "1000,400").sampleEntryBoxes == clli)
+        #expect(HDRLightLevels(masterDisplay: "unreadable", maxCLL: nil).sampleEntryBoxes == [])
+    }
 }

@@ -29,6 +29,8 @@ final class FragmentedSegmentFiles: SegmentWriter {
     private let initSegment: URL
     private let firstFragment: Int
     private let frameDuration: Double?
+    /// Boxes added to the init segment's video sample entry (`SampleEntryBoxes`), such as an HDR rung's light levels.
+    private let sampleEntryBoxes: [UInt8]
     private var output: OutputFile?
     private var initWritten = false
     /// Whether packets were written since the last fragment was cut.
@@ -39,7 +41,7 @@ final class FragmentedSegmentFiles: SegmentWriter {
     var onClose: ((Segment) throws -> Void)?
 
     init(directory: URL, encoders: [Codec], language: (stream: Int, code: String)?, cancellation: CancellationFlag,
-         firstIndex: Int, initSegment: URL, firstFragment: Int, frameDuration: Double?) {
+         firstIndex: Int, initSegment: URL, firstFragment: Int, frameDuration: Double?, sampleEntryBoxes: [UInt8] = []) {
         self.directory = directory
         self.encoders = encoders
         self.language = language
@@ -48,6 +50,7 @@ final class FragmentedSegmentFiles: SegmentWriter {
         self.initSegment = initSegment
         self.firstFragment = firstFragment
         self.frameDuration = frameDuration
+        self.sampleEntryBoxes = sampleEntryBoxes
     }
 
     func replaceEncoder(at stream: Int, with encoder: Codec) {
@@ -113,6 +116,7 @@ final class FragmentedSegmentFiles: SegmentWriter {
         if !initWritten {
             try output.flush()
             try openSegmentFile(segments[segments.count - 1].fileName)
+            try SampleEntryBoxes.append(sampleEntryBoxes, toVideoSampleEntryIn: temporary)
             guard rename(temporary.path, initSegment.path) == 0 else {
                 throw MediaError.invalid("could not write the init segment \(initSegment.path): \(String(cString: strerror(errno)))")
             }

@@ -26,10 +26,11 @@ final class HLSSegmenter {
     var onSegment: ((Segment, [IFrame], String) throws -> Void)?
 
     /// Writes into `directory` in `format`; an fMP4 rendition's init segment goes to `initSegment`, and its
-    /// fragments are numbered from the keyframe that starts segment `firstSegment`, `firstKeyframe` (from 0).
+    /// fragments are numbered from the keyframe that starts segment `firstSegment`, `firstKeyframe` (from 0), and
+    /// its video sample entry gets `sampleEntryBoxes`.
     init(directory: URL, video: Codec, audio: Codec?, language: String?, durations: SegmentDurations, frameRate: FrameRate,
          cancellation: CancellationFlag, format: SegmentFormat = .ts, initSegment: URL? = nil, firstSegment: Int = 0,
-         firstKeyframe: Int64 = 0, keepsFirstSegmentAudio: Bool = false) {
+         firstKeyframe: Int64 = 0, keepsFirstSegmentAudio: Bool = false, sampleEntryBoxes: [UInt8] = []) {
         self.video = video
         self.keepsFirstSegmentAudio = keepsFirstSegmentAudio && firstSegment == 0
         self.audio = audio
@@ -41,7 +42,8 @@ final class HLSSegmenter {
                               language: audio == nil ? nil : language.map { (stream: 1, code: $0) }, cancellation: cancellation,
                               firstSegment: firstSegment,
                               initSegment: initSegment ?? directory.appendingPathComponent(SegmentFormat.initSegment),
-                              firstFragment: Int(firstKeyframe) + 1, frameDuration: 1 / frameRate.framesPerSecond)
+                              firstFragment: Int(firstKeyframe) + 1, frameDuration: 1 / frameRate.framesPerSecond,
+                              sampleEntryBoxes: sampleEntryBoxes)
         files.onClose = { [unowned self] in try closed($0) }
     }
 

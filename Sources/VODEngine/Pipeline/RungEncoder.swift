@@ -61,7 +61,8 @@ final class RungEncoder: @unchecked Sendable {
                                  durations: options.segmentDurations, frameRate: frameRate, cancellation: cancellation,
                                  format: options.segmentFormat.carrying(rung.codec), initSegment: initSegment, firstSegment: firstSegment,
                                  firstKeyframe: frameRate.keyframesBefore(frame: start.boundaryFrame),
-                                 keepsFirstSegmentAudio: fastStart != nil)
+                                 keepsFirstSegmentAudio: fastStart != nil,
+                                 sampleEntryBoxes: rung.lightLevels?.sampleEntryBoxes ?? [])
         audioLeadIn.forEach(segmenter.add(audio:))
         packet = try Packet()
         if let publisher {
