@@ -12,7 +12,7 @@ import sys
 
 from figures import Figures, load
 
-SECTIONS = "abcdefghijklmnpqrst"
+SECTIONS = "abcdefghijklmnpqrstu"
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINE = [
     ("meta.machine.cpu", "CPU"), ("meta.machine.cores", "cores"), ("meta.machine.memory", "memory"),

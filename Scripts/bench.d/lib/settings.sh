@@ -24,6 +24,7 @@ if ((QUICK)); then
   P_SIZE=640x360 P_SECONDS=16 P_SPLIT_ARGS=(--split-after 10 --chunk-seconds 6) # split, as the full run's title is
   Q_SIZE=640x360 Q_SECONDS=2 Q_NATURAL=0 # the synthetic clips only
   S_SIZES=(640x360) S_SECONDS=2
+  U_SIZE=640x360 U_SECONDS=2
   H_ITEMS=1000 H_ITEMS_TEXT=1,000
   WRK_ARGS=(-t2 -c16 -d1s)
   READY_TIMEOUT=120
@@ -46,6 +47,7 @@ else
   P_SIZE=1920x1080 P_SECONDS=180 P_SPLIT_ARGS=() # split at the defaults
   Q_SIZE=1920x1080 Q_SECONDS=10 Q_NATURAL=1 # with ../shared/media/natural/
   S_SIZES=(1920x1080 3840x2160) S_SECONDS=10 # a phone's HLG at 1080p and at 4k
+  U_SIZE=1920x1080 U_SECONDS=10
   H_ITEMS=10000 H_ITEMS_TEXT=10,000
   WRK_ARGS=(-t2 -c32 -d10s)
   READY_TIMEOUT=900
