@@ -56,16 +56,19 @@ public enum PictureMeasurements {
         let frameSize = width * height
         var total = 0
         var count = 0
-        for frame in stride(from: 0, to: pixels.count - frameSize + 1, by: frameSize) {
-            for y in 1..<(height - 1) {
-                let row = frame + y * width
-                for x in 0..<width {
-                    let above = Int(pixels[row - width + x])
-                    let below = Int(pixels[row + width + x])
-                    total += abs(2 * Int(pixels[row + x]) - above - below)
-                    count += 2
+        pixels.withUnsafeBufferPointer { pixels in
+            for frame in stride(from: 0, to: pixels.count - frameSize + 1, by: frameSize) {
+                for y in 1..<(height - 1) {
+                    let row = frame + y * width
+                    for x in 0..<width {
+                        let above = Int(pixels[row - width + x])
+                        let below = Int(pixels[row + width + x])
+                        let difference = 2 * Int(pixels[row + x]) - above - below
+                        total += difference < 0 ? -difference : difference
+                    }
                 }
             }
+            count = 2 * width * (height - 2) * (pixels.count / frameSize)
         }
         return Double(total) / Double(max(count, 1))
     }

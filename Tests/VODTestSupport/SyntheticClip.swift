@@ -1,7 +1,7 @@
 import Foundation
 
 /// Small synthetic media files made with Debian's ffmpeg for tests: test patterns with a tone.
-public struct SyntheticClip: Sendable {
+public struct SyntheticClip: Sendable, Hashable {
     public var width: Int
     public var height: Int
     public var frameRate: String = "30"
@@ -26,9 +26,16 @@ public struct SyntheticClip: Sendable {
         self.hasAudio = hasAudio
     }
 
-    /// Writes the clip into `directory` and returns its path.
+    /// Writes the clip into `directory` and returns its path: a copy of the same clip made earlier in this test
+    /// run, or a new one.
     public func make(in directory: URL, name: String = "clip") async throws -> String {
         let path = directory.appendingPathComponent("\(name).\(container)").path
+        try await MadeClips.shared.copy(of: self, to: path)
+        return path
+    }
+
+    /// Encodes the clip at `path` with ffmpeg.
+    func encode(to path: String) async throws {
         let source = videoSource.replacingOccurrences(of: "SIZE", with: "\(width)x\(height)")
             .replacingOccurrences(of: "RATE", with: frameRate).replacingOccurrences(of: "DURATION", with: "\(duration)")
         var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", source]
@@ -39,14 +46,13 @@ public struct SyntheticClip: Sendable {
         if hasAudio { arguments += ["-c:a", "aac", "-b:a", "96k"] }
         guard let rotationTag else {
             try await ExternalTool.require("ffmpeg", arguments + extraArguments + [path])
-            return path
+            return
         }
-        let unrotated = directory.appendingPathComponent("\(name)-unrotated.\(container)").path
+        let unrotated = "\(path)-unrotated.\(container)"
         try await ExternalTool.require("ffmpeg", arguments + extraArguments + [unrotated])
         try await ExternalTool.require("ffmpeg", ["-v", "error", "-y", "-i", unrotated, "-c", "copy",
                                             "-metadata:s:v:0", "rotate=\(rotationTag)", path])
         try FileManager.default.removeItem(atPath: unrotated)
-        return path
     }
 }
 

@@ -25,7 +25,11 @@ import VODTestSupport
         try await server.waitUntilListening()
         let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: test.directory.url)
         let id = try await test.curlUpload(clip, title: "Hooked", to: server.url)
-        try await waitUntil("media \(id) is ready") { try await test.status(of: id) == .ready }
+        // The event is recorded right after the status it reports is committed, so a reader can see `ready` first.
+        try await waitUntil("media \(id) is ready and its event logged") {
+            try await test.catalog.events(after: 0, mediaID: id, limit: 1000).contains { $0.type == .ready }
+        }
+        #expect(try await test.status(of: id) == .ready)
         let logged = try await test.catalog.events(after: 0, mediaID: id, limit: 1000)
         #expect(logged.map(\.type).filter { $0 != .progress } == [.created, .processing, .playable, .ready])
         let eventIDs = logged.map(\.id)
