@@ -6,15 +6,11 @@ actor MadeClips {
     static let shared = MadeClips()
 
     private var encodes: [SyntheticClip: Task<String, any Error>] = [:]
-    private var encodesStarted = 0
 
     /// Copies `clip` to `path`, encoding it first if no test of this process has asked for it yet.
     func copy(of clip: SyntheticClip, to path: String) async throws {
-        let made = encodes[clip] ?? Self.encode(clip, number: encodesStarted)
-        if encodes[clip] == nil {
-            encodes[clip] = made
-            encodesStarted += 1
-        }
+        let made = encodes[clip] ?? Self.encode(clip)
+        encodes[clip] = made
         let source: String
         do {
             source = try await made.value
@@ -26,10 +22,10 @@ actor MadeClips {
         try FileManager.default.copyItem(atPath: source, toPath: path)
     }
 
-    private static func encode(_ clip: SyntheticClip, number: Int) -> Task<String, any Error> {
+    private static func encode(_ clip: SyntheticClip) -> Task<String, any Error> {
         Task {
             try FileManager.default.createDirectory(at: madeClipsFolder, withIntermediateDirectories: true)
-            let path = madeClipsFolder.appendingPathComponent("\(number).\(clip.container)").path
+            let path = madeClipsFolder.appendingPathComponent("\(UUID().uuidString).\(clip.container)").path
             try await clip.encode(to: path)
             return path
         }
