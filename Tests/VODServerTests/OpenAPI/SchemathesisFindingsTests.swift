@@ -58,4 +58,19 @@ struct SchemathesisFindingsTests {
             #expect(notBase64.body.text == #"{"error":"The Upload-Metadata value of 'title' is not base64"}"#)
         }
     }
+
+    /// Schemathesis (one pass of 25 cases per operation) sent a schema-valid `Upload-Metadata` that names
+    /// `J(T[KASb00f8sz=` twice. tus asks for unique keys, which the header's pattern cannot say: the server rightly
+    /// refuses it with 400, and `Tests/OpenAPI/schemathesis_hooks.py` keeps such headers out of the cases meant to be
+    /// valid. Pinned: a key twice is refused in words, the same pairs with the key once are taken.
+    @Test func uploadMetadataWithAKeyTwiceIsRefused() async throws {
+        let test = try TestLibrary()
+        try await test.app().test(.router) { client in
+            let twice = try await client.tus("/api/uploads", .post, [.uploadLength: "10", .uploadMetadata: "J(T[KASb00f8sz=, &#,b pXMx,J(T[KASb00f8sz="])
+            #expect(twice.status == .badRequest)
+            #expect(twice.body.text == #"{"error":"Upload-Metadata must be comma-separated pairs of a unique key and a base64 value"}"#)
+            let once = try await client.tus("/api/uploads", .post, [.uploadLength: "10", .uploadMetadata: "J(T[KASb00f8sz=, &#,b pXMx"])
+            #expect(once.status == .created, "\(once.body.text)")
+        }
+    }
 }
