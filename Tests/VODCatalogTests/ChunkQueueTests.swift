@@ -106,7 +106,7 @@ import VODTestSupport
         #expect(try await catalog.chunks(of: first.id).map(\.status) == [.pending, .pending])
     }
 
-    @Test(.tags(.realTime), arguments: CatalogBackend.tested) func anExpiredChunkLeaseGoesBackAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
+    @Test(.tags(.timeouts), arguments: CatalogBackend.tested) func anExpiredChunkLeaseGoesBackAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
         let catalog = try await store.open()

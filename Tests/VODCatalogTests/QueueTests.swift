@@ -71,7 +71,7 @@ import VODTestSupport
         #expect(try await catalog.media(id: measured.id)?.tracksJSON == tracks, "the transcode's tracks, with their loudness, replace the probe's")
     }
 
-    @Test(.tags(.realTime), arguments: CatalogBackend.tested) func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
+    @Test(.tags(.timeouts), arguments: CatalogBackend.tested) func anExpiredLeaseGoesBackToTheQueueAndItsHolderIsFencedOff(_ backend: CatalogBackend) async throws {
         let store = try await backend.makeStore()
         defer { store.remove() }
         let catalog = try await store.open()

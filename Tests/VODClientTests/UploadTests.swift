@@ -102,7 +102,7 @@ import VODTestSupport
         await #expect(throws: failed) { try await polling.waitUntilReady(id: media.id, timeout: .seconds(60)) }
     }
 
-    @Test(.tags(.realTime)) func waitingGivesUpAfterItsTimeout() async throws {
+    @Test(.tags(.timeouts)) func waitingGivesUpAfterItsTimeout() async throws {
         let server = try ServeProcess(workers: 0)
         let clip = try await tinyClip(in: server.directory)
         try await server.waitUntilListening()

@@ -7,7 +7,7 @@ import VODTestSupport
 struct CancellationTests {
     /// Measured on a thread of its own, not on Swift's cooperative pool, which other tests may keep busy: what is
     /// measured is the engine's own stop, from the flag to its return.
-    @Test(.tags(.realTime)) func theInterruptFlagStopsTheEngineWithinASecondAndLeavesNothing() async throws {
+    @Test(.tags(.timeouts)) func theInterruptFlagStopsTheEngineWithinASecondAndLeavesNothing() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 1280, height: 720, duration: 40).make(in: directory.url, name: "long")
         let output = directory.url.appendingPathComponent("out").path

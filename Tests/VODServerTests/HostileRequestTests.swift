@@ -73,7 +73,7 @@ import VODTestSupport
 
     /// An upload dripped slower than the minimum rate is answered 408 once the grace period has passed, its
     /// connection is closed, and nothing is kept.
-    @Test(.tags(.processes, .realTime), .needsExternalTools) func slowDripUploadsAreCutOff() async throws {
+    @Test(.tags(.processes, .timeouts), .needsExternalTools) func slowDripUploadsAreCutOff() async throws {
         let test = try TestLibrary()
         try await test.app(Self.quickTimeouts).test(.live) { client in
             let head = RawHTTP.head("POST", "/api/media?title=drip", ["Content-Type: video/mp4", "Content-Length: 1000000"])
@@ -89,7 +89,7 @@ import VODTestSupport
     }
 
     /// A fast upload is not affected by the minimum rate.
-    @Test(.tags(.processes, .realTime), .needsExternalTools) func uploadsAtAReasonableRatePass() async throws {
+    @Test(.tags(.processes, .timeouts), .needsExternalTools) func uploadsAtAReasonableRatePass() async throws {
         let test = try TestLibrary()
         try await test.app(Self.quickTimeouts).test(.live) { client in
             let head = RawHTTP.head("POST", "/api/media?title=steady", ["Content-Type: video/mp4", "Content-Length: 30000", "Connection: close"])
@@ -101,7 +101,7 @@ import VODTestSupport
 
     /// Connections that go quiet are closed after the idle timeout: before sending anything, in the middle
     /// of a request head (slowloris), in the middle of a body, and between keep-alive requests.
-    @Test(.tags(.processes, .realTime), .needsExternalTools, arguments: ["nothing", "half a head", "half a body", "after a response"])
+    @Test(.tags(.processes, .timeouts), .needsExternalTools, arguments: ["nothing", "half a head", "half a body", "after a response"])
     func quietConnectionsAreClosed(_ stage: String) async throws {
         let test = try TestLibrary()
         try await test.app { $0.idleTimeout = .seconds(1) }.test(.live) { client in

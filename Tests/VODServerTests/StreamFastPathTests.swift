@@ -66,7 +66,7 @@ import VODTestSupport
         }
     }
 
-    @Test(.tags(.processes, .realTime), .needsExternalTools) func connectionCloseIsHonoured() async throws {
+    @Test(.tags(.processes, .timeouts), .needsExternalTools) func connectionCloseIsHonoured() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
         try await test.app().test(.live) { client in

@@ -94,7 +94,7 @@ import VODTestSupport
 
     /// Hummingbird's idle timer sees only the requests that pass the codec: one each half idle timeout does, so a
     /// connection that keeps asking for a playlist is never closed as idle.
-    @Test(.tags(.processes, .realTime), .needsExternalTools) func aBusyConnectionIsNeverTakenForAnIdleOne() async throws {
+    @Test(.tags(.processes, .timeouts), .needsExternalTools) func aBusyConnectionIsNeverTakenForAnIdleOne() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()
         try await test.app { $0.idleTimeout = .seconds(1) }.test(.live) { client in

@@ -17,6 +17,10 @@ extension Tag {
     @Tag public static var processes: Self
     /// Measures a timeline against the real clock, so it runs alone rather than beside other tests.
     @Tag public static var realTime: Self
+    /// Waits for a deadline of its own to pass (a lease, an idle or upload timeout, a stop within a second) and
+    /// checks what happens then, with little work of its own: it runs after the busy tests, beside the others
+    /// like it, so that a busy machine does not move its deadlines.
+    @Tag public static var timeouts: Self
 }
 
 extension Trait where Self == ConditionTrait {

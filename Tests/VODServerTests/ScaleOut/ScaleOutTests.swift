@@ -127,7 +127,7 @@ import VODTestSupport
         #expect(try await api.stop(SIGTERM) == 0)
     }
 
-    @Test(.tags(.realTime)) func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
+    @Test(.tags(.timeouts)) func aStalledWorkersLateResultIsDiscardedByTheFencingToken() async throws {
         let cluster = try await Cluster()
         defer { cluster.close() }
         let api = try await cluster.apiNode()

@@ -206,7 +206,7 @@ import VODTestSupport
         }
     }
 
-    @Test(.tags(.realTime)) func expiredUploadsAreRefusedAndSwept() async throws {
+    @Test(.tags(.timeouts)) func expiredUploadsAreRefusedAndSwept() async throws {
         let test = try TestLibrary()
         try await test.app { $0.uploadExpiry = .seconds(2) }.test(.router) { client in
             let path = try await client.createUpload(length: 100)
