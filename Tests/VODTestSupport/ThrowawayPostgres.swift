@@ -51,7 +51,7 @@ public final class ThrowawayPostgres: Sendable {
     private var logPath: String { (dataDirectory as NSString).deletingLastPathComponent + "/server.log" }
 
     /// Starts the server and waits until it accepts connections; the error carries the end of its log.
-    private func start() async throws {
+    public func start() async throws {
         do {
             try await daemon("pg_ctl -D \(dataDirectory) -l \(logPath) -w -t 60 -o '\(serverOptions)' start")
         } catch {
@@ -81,11 +81,9 @@ public final class ThrowawayPostgres: Sendable {
         return "postgres://vod@127.0.0.1:\(port)/\(name)"
     }
 
-    /// Stops the server as a crash would, and starts it again on the same port and data.
-    public func restart(after pause: TimeInterval = 1) async throws {
+    /// Stops the server as a crash would; `start()` starts it again on the same port and data.
+    public func crash() async throws {
         try await daemon("pg_ctl -D \(dataDirectory) -m immediate stop")
-        try await Task.sleep(for: .seconds(pause))
-        try await start()
     }
 
     private func run(_ tool: String, _ arguments: [String]) async throws {
