@@ -144,7 +144,7 @@ import VODTestSupport
     @Test func aLongTitlesTilesShowTheirOwnTimes() async throws {
         let directory = try TemporaryDirectory()
         var clip = SyntheticClip(width: 320, height: 180, duration: 1000, hasAudio: false)
-        clip.frameRate = "5"
+        clip.frameRate = "2"
         // The hue turns once every 97 s, so that pictures 24 s apart differ in colour.
         clip.videoSource = "testsrc2=size=SIZE:rate=RATE:duration=DURATION,hue=H=2*PI*t/97"
         let path = try await clip.make(in: directory.url)

@@ -10,7 +10,7 @@ struct TranscodeLadderTests {
     @Test func landscape1080pGets720pAnd1080pAndNo4k() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 1920, height: 1080, duration: 8).make(in: directory.url)
-        let result = try await transcodeAndVerify(clip, in: directory, preset: "veryfast")
+        let result = try await transcodeAndVerify(clip, in: directory, preset: "superfast")
         #expect(result.variants.map { "\($0.name) \($0.width)x\($0.height)" } == ["720p 1280x720", "1080p 1920x1080"])
     }
 
