@@ -172,21 +172,19 @@ import VODTestSupport
         // Ten listings asked while PostgreSQL is down, one every 200 ms for 2 s, then it starts again. Each waits
         // for the catalog and is answered once it is back, or is refused with 503: never a 500.
         try await server.crash()
-        let answers = Task {
-            try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<10 {
-                    group.addTask {
-                        try await ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "60",
-                                                            "\(api.url)/api/media"], timeout: 90).standardOutput
-                    }
-                    try await Task.sleep(for: .milliseconds(200))
+        async let answers = withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    try await ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "60",
+                                                        "\(api.url)/api/media"], timeout: 90).standardOutput
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                try await Task.sleep(for: .milliseconds(200))
             }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         try await Task.sleep(for: .seconds(2))
         try await server.start()
-        let statuses = try await answers.value
+        let statuses = try await answers
         #expect(statuses.count == 10 && Set(statuses).isSubset(of: ["200", "503"]),
                 "asked while PostgreSQL is down, the API answers once it is back or 503, never 500: \(statuses)")
         try await waitUntil("the API answers again", timeout: 60) {
