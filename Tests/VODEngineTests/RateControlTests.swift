@@ -146,6 +146,28 @@ struct RateControlTests {
         #expect(QualityAnalysis.windows(total: 0, frameRate: rate).isEmpty)
     }
 
+    @Test func aSampleStartsAtTheSourcesNextKeyframeSoThatNothingBeforeItIsDecoded() async throws {
+        let directory = try TemporaryDirectory()
+        func firstFrames(keyframeEvery interval: Int, windows: [Range<Int64>]) async throws -> [Int64?] {
+            var clip = SyntheticClip(width: 160, height: 90, duration: 8, hasAudio: true)
+            clip.videoCodec = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "\(interval)", "-keyint_min", "\(interval)",
+                               "-sc_threshold", "0", "-bf", "2"]
+            let path = try await clip.make(in: directory.url, name: "gop\(interval)")
+            let options = TranscodeOptions(ladder: Self.ladder)
+            let file = try MediaProber.open(path: path, cancellation: CancellationFlag())
+            let timelineStart = try SourceStage(input: file, options: options).findTimelineStart()
+            let stream = try #require(MediaProber.pictureStream(of: file))
+            return try windows.map { window in
+                try QualityAnalysis.keyframe(in: file, stream: stream, from: window, before: 240,
+                                             timelineStart: timelineStart, frameRate: FrameRate(of: file, options: options))
+            }
+        }
+        #expect(try await firstFrames(keyframeEvery: 90, windows: [114..<126, 0..<12, 90..<102, 200..<212]) == [180, 0, 90, nil],
+                "keyframes every 3 s: the middle window moves to the next one, a window on one stays, none fits after 6.7 s")
+        #expect(try await firstFrames(keyframeEvery: 1, windows: [114..<126, 228..<240]) == [114, 228],
+                "every picture a keyframe: the windows stay where they were planned")
+    }
+
     /// A transcoded title of one rung, with its SSIM against the source and what x264 says its settings were.
     struct Title {
         let result: TranscodeResult

@@ -65,8 +65,10 @@ final class SourceStage {
     var timelineStart: Double { zero ?? 0 }
 
     /// A stage reading `window` of `input`, its pictures corrected for the SDR rungs or, with `keepsHDR`, for the
-    /// HDR ones (`PictureCorrection`).
-    init(input: InputFile, options: TranscodeOptions, window: SourceWindow = .whole, keepsHDR: Bool = false) throws {
+    /// HDR ones (`PictureCorrection`); a chunk's decoding starts at the keyframe at or before `preroll` seconds before
+    /// its first picture.
+    init(input: InputFile, options: TranscodeOptions, window: SourceWindow = .whole, keepsHDR: Bool = false,
+         preroll: Double = SourceStage.chunkPreroll) throws {
         self.input = input
         let picture = MediaProber.pictureStream(of: input)
         var video = picture
@@ -119,14 +121,14 @@ final class SourceStage {
         input.discardStreams(except: (video.map { [$0] } ?? []) + audioTracks.map(\.stream) + subtitleTracks.map(\.stream) + measured)
         if case .chunk(let spec) = window {
             converter.startsAtFirstPicture = true
-            // A second before the chunk, so that a deinterlacer has the pictures before its first one.
-            let start = spec.timelineStart + frameRate.time(ofFrame: spec.startFrame) - Self.chunkPreroll
+            let start = spec.timelineStart + frameRate.time(ofFrame: spec.startFrame) - preroll
             if spec.startFrame > 0, start > spec.timelineStart { try input.seek(toSeconds: start) }
         }
     }
 
-    /// How far before a chunk's first picture its decoding starts.
-    private static let chunkPreroll = 1.0
+    /// How far before a chunk's first picture its decoding starts: a second, so that a deinterlacer has the
+    /// pictures before its first one.
+    static let chunkPreroll = 1.0
 
     /// Decodes pictures until the first is shown and returns its source time: where the title's timeline starts.
     func findTimelineStart() throws -> Double {

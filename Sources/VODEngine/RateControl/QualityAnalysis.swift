@@ -94,11 +94,22 @@ struct QualityAnalysis: Sendable {
         let total = Int64(length * frameRate.framesPerSecond)
         var scaler = RungScaler(rung: rung, rotation: rotation)
         var pictures: [Frame] = []
-        for window in Self.windows(total: total, frameRate: frameRate) {
+        var starts: Set<Int64> = []
+        for planned in Self.windows(total: total, frameRate: frameRate) {
+            var window = planned
+            var preroll = SourceStage.chunkPreroll
+            if let stream = MediaProber.pictureStream(of: file),
+               let start = try Self.keyframe(in: file, stream: stream, from: planned, before: total,
+                                             timelineStart: timelineStart, frameRate: frameRate),
+               starts.insert(start).inserted {
+                window = start..<(start + Int64(planned.count))
+                // Half a frame after it: a seek lands on the keyframe, whatever the rounding of its time.
+                preroll = -0.5 / frameRate.framesPerSecond
+            }
             let spec = ChunkSpec(index: 0, startFrame: window.lowerBound, endFrame: window.upperBound, firstSegment: 0,
                                  timelineStart: timelineStart, rungs: [rung])
             let source = try SourceStage(input: try MediaProber.open(path: input, cancellation: cancellation),
-                                         options: options, window: .chunk(spec))
+                                         options: options, window: .chunk(spec), preroll: preroll)
             _ = try source.run(video: { frame, _ in
                 // A reference of its own, so that the scaler does not take the picture back for the next one.
                 let picture = try scaler.upright(try scaler.scale(frame)).reference()
@@ -107,6 +118,26 @@ struct QualityAnalysis: Sendable {
             }, audio: { _, _ in }, progress: { _ in })
         }
         return (pictures, frameRate)
+    }
+
+    /// The first frame of the title at a source keyframe at or after `window`'s start from which the whole window
+    /// fits before frame `total`, found by reading packets from a seek, none decoded: a window that starts there
+    /// decodes no picture before its own, where a window in the middle of a long group of pictures (x264's
+    /// default is 250 frames) would decode the group's start first. Nil when there is none.
+    static func keyframe(in file: InputFile, stream: MediaStream, from window: Range<Int64>, before total: Int64,
+                         timelineStart: Double, frameRate: FrameRate) throws -> Int64? {
+        let startTime = timelineStart + frameRate.time(ofFrame: window.lowerBound)
+        try file.seek(toSeconds: startTime)
+        let packet = try Packet()
+        while try file.read(into: packet) {
+            defer { packet.unreference() }
+            guard packet.streamIndex == stream.index, packet.hasPTS else { continue }
+            let time = stream.timeBase.seconds(packet.pts)
+            let frame = Int64(((time - timelineStart) * frameRate.framesPerSecond).rounded())
+            guard frame + Int64(window.count) <= total else { return nil }
+            if packet.isKeyframe, time >= startTime - 0.5 / frameRate.framesPerSecond { return frame }
+        }
+        return nil
     }
 
     /// The mean SSIM of `samples` encoded as `rung` (at its CRF), decoded, against themselves.
