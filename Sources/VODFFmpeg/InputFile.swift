@@ -4,7 +4,9 @@ import CFFmpeg
 ///
 /// Only the `file` protocol (and `concat` of local files) is allowed, so a container cannot make FFmpeg open URLs,
 /// and only the demuxers named in `formats` may be probed, so playlists, concat scripts and SDP files are never
-/// interpreted.
+/// interpreted. A file opened with one format named is read as that format without a probe: the caller knows
+/// what it wrote, and a probe can mistake a short file for another format (a one-picture MPEG-TS segment of 10
+/// packets scored as MP2 audio).
 public final class InputFile: @unchecked Sendable {
     /// The owned demuxer context.
     let context: UnsafeMutablePointer<AVFormatContext>
@@ -42,7 +44,8 @@ public final class InputFile: @unchecked Sendable {
         ].merging(limits.demuxerOptions) { $1 })
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context and sets it to NULL.
-        try check(avformat_open_input(&optional, url, nil, &options.pointer), "open input")
+        let named = formats.count == 1 ? av_find_input_format(formats[0]) : nil
+        try check(avformat_open_input(&optional, url, named, &options.pointer), "open input")
         context = optional!
         self.context = context
         do {

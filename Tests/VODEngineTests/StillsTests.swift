@@ -127,6 +127,26 @@ import VODTestSupport
         #expect(source.snap(time: 3, width: 700)?.width == 960, "rounded up to the next allowed width")
     }
 
+    /// At capped constant quality a 4 s title cut into 2 s segments ends with a segment of one picture and its
+    /// sound, 10 MPEG-TS packets at the smallest rung: too few for FFmpeg's probe to score it as MPEG-TS, which
+    /// takes it for MPEG audio, so the stills, reading it alone, once found no picture in it and wrote none.
+    @Test func aLastSegmentOfOneTinyPictureIsReadAsTheMPEGTSItIs() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try await SyntheticClip(width: 320, height: 180, duration: 4).make(in: directory.url)
+        let title = directory.url.appendingPathComponent("title")
+        let ladder = [Rung(name: "180p", width: 320, height: 180, bitrate: 250_000), Rung(name: "144p", width: 256, height: 144, bitrate: 150_000)]
+        _ = try await Transcoder(options: TranscodeOptions(ladder: ladder, preset: "ultrafast", segmentDuration: 2, rateControl: .quality))
+            .transcode(input: path, outputDirectory: title.path)
+        let last = title.appendingPathComponent("144p/segment_002.ts").path
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: last)[.size] as? Int)
+        let probed = try await ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", last])
+        #expect(size <= 10 * 188 && !probed.standardOutput.contains("mpegts"),
+                "the case itself: a segment the probe cannot tell (\(size) bytes, probed as \(probed.standardOutput))")
+        let manifest = try #require(try Stills.write(titleFolder: title), "stills for a title whose last segment is that small")
+        #expect(manifest.storyboard.tiles > 0)
+        #expect(FileManager.default.fileExists(atPath: title.appendingPathComponent("stills/poster.jpg").path))
+    }
+
     @Test func audioOnlyTitlesHaveNoStills() async throws {
         let directory = try TemporaryDirectory()
         let sound = directory.url.appendingPathComponent("sound.m4a").path
