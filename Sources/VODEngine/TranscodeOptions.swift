@@ -29,7 +29,8 @@ public struct TranscodeOptions: Sendable, Equatable {
     public var audioBitrate: Int
     /// x264 threads per rung; nil shares the machine's cores among the rungs by their pixels.
     public var threads: Int?
-    /// How each rung spends its bits: its bitrate (the default), or constant quality capped at it.
+    /// How each rung spends its bits: its bitrate (the default here), or constant quality capped at it (the default
+    /// of the command line, `EncodingOptions`).
     public var rateControl: RateControl
     /// With `RateControl.quality`, the CRF of every title; nil chooses one per title (`QualityAnalysis`).
     public var crf: Double?

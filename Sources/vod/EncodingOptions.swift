@@ -34,7 +34,7 @@ struct EncodingOptions: ParsableArguments {
     var startPreset: String = "superfast"
 
     @Option(name: .long, help: ArgumentHelp(
-        "quality: constant quality (x264 CRF, chosen per title by a short analysis) capped at each rung's bitrate; fixed: each rung at its bitrate (env VOD_RATE_CONTROL; default fixed).",
+        "quality: constant quality (x264 CRF, chosen per title by a short analysis) capped at each rung's bitrate; fixed: each rung at its bitrate (env VOD_RATE_CONTROL; default quality).",
         valueName: "mode"))
     var rateControl: String?
 
@@ -156,9 +156,9 @@ struct EncodingOptions: ParsableArguments {
         return format
     }
 
-    /// The rate control the flag or `VOD_RATE_CONTROL` names; `fixed` when neither does.
+    /// The rate control the flag or `VOD_RATE_CONTROL` names; `quality` when neither does.
     private func resolvedRateControl() throws -> RateControl {
-        guard let text = rateControl ?? environment("VOD_RATE_CONTROL") else { return .fixed }
+        guard let text = rateControl ?? environment("VOD_RATE_CONTROL") else { return .quality }
         guard let mode = RateControl(rawValue: text) else {
             let modes = RateControl.allCases.map(\.rawValue).joined(separator: " or ")
             throw ValidationError("Unknown rate control '\(text)'; use \(modes).")

@@ -34,16 +34,16 @@ struct TranscodeCommandTests {
         #expect(run.status == 0, "\(run.standardError)")
     }
 
-    @Test func saysWhichRateControlEachRungGotAndRefusesAnUnknownOne() async throws {
+    @Test func encodesAtCappedQualityByDefaultSaysWhichRateControlEachRungGotAndRefusesAnUnknownOne() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 320, height: 240, duration: 2, hasAudio: false).make(in: directory.url)
         let arguments = ["transcode", clip, "--ladder", "240p:320x240@300k", "--preset", "superfast"]
-        let quality = try await VODBinary.run(arguments + ["-o", directory.url.appendingPathComponent("quality").path, "--rate-control", "quality"])
+        let quality = try await VODBinary.run(arguments + ["-o", directory.url.appendingPathComponent("quality").path])
         #expect(quality.status == 0, "\(quality.standardError)")
         let row = try #require(quality.standardOutput.split(separator: "\n").first { $0.hasPrefix("240p ") })
-        #expect(row.contains(" crf "), "the quality column names the CRF: \(row)")
+        #expect(row.contains(" crf "), "the default, capped constant quality: the quality column names the CRF: \(row)")
         #expect(quality.standardOutput.contains("chosen per title (SSIM"), "and how it was chosen: \(quality.standardOutput)")
-        let fixed = try await VODBinary.run(arguments + ["-o", directory.url.appendingPathComponent("fixed").path])
+        let fixed = try await VODBinary.run(arguments + ["-o", directory.url.appendingPathComponent("fixed").path, "--rate-control", "fixed"])
         #expect(fixed.status == 0, "\(fixed.standardError)")
         #expect(fixed.standardOutput.split(separator: "\n").first { $0.hasPrefix("240p ") }?.contains(" fixed ") == true)
         #expect(!fixed.standardOutput.contains("chosen per title"))

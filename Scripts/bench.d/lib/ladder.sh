@@ -98,7 +98,7 @@ ladder_vs_cli() {
     log "  run $run of $RUNS"
     rm -rf "$dir"
     mkdir -p "$dir/vod" "$dir/ffmpeg"
-    local vod_cmd=("$VOD" transcode "$src" --output "$dir/vod" "${VOD_LADDER_ARGS[@]}")
+    local vod_cmd=("$VOD" transcode "$src" --output "$dir/vod" --rate-control fixed "${VOD_LADDER_ARGS[@]}")
     record_cmd "$section. vod" /usr/bin/time -f '%e %U %S %M' "${vod_cmd[@]}"
     timed "$section.vod" "$dir/vod.log" "${vod_cmd[@]}"
     ffmpeg_ladder_cmd "$src" "$dir/ffmpeg" "$@"

@@ -20,7 +20,8 @@ def note(r):
     m = r.meta
     return (f"Source: {m.get('meta.a.source', '?')}. Ladder: {m.get('meta.a.ladder', '?')}. The reference is one "
             "ffmpeg process (one decode, `split`, the same scales, libx264 with the same preset, bitrates, maxrate, "
-            "bufsize and closed 2 s GOP, AAC-LC 128 kb/s 48 kHz encoded once per rung as the CLI must, 6 s HLS "
+            "bufsize and closed 2 s GOP (vod with `--rate-control fixed`, the reference's rate control; section q "
+            "measures the default, capped constant quality), AAC-LC 128 kb/s 48 kHz encoded once per rung as the CLI must, 6 s HLS "
             "segments). Wall, CPU (user+sys) and peak RSS come from `/usr/bin/time`. PSNR is the `average` "
             "(all planes) of ffmpeg's `psnr` filter for each rung, read back through its media playlist, "
             f"against the source scaled to the rung's size with bicubic; Y-only PSNR: {r.psnr_y('a')}.")

@@ -92,8 +92,8 @@ section_i() {
   record_raw "i. the one-track clip (made once)" "$(quote_cmd ffmpeg -i "$src" -map 0:v -map 0:a:0 -c copy "$one")"
   record meta.i.tracks "${#AUDIO_TRACKS[@]}"
   plan_rungs i "$I_SIZE"
-  local vod4=("$VOD" transcode "$src" --output "$dir/vod4" "${VOD_LADDER_ARGS[@]}")
-  local vod1=("$VOD" transcode "$one" --output "$dir/vod1" "${VOD_LADDER_ARGS[@]}")
+  local vod4=("$VOD" transcode "$src" --output "$dir/vod4" --rate-control fixed "${VOD_LADDER_ARGS[@]}")
+  local vod1=("$VOD" transcode "$one" --output "$dir/vod1" --rate-control fixed "${VOD_LADDER_ARGS[@]}")
   for ((run = 1; run <= RUNS; run++)); do
     log "  run $run of $RUNS"
     rm -rf "$dir"
