@@ -54,6 +54,18 @@ struct SharedMediaTests {
         }
     }
 
+    /// The quality analysis's window moves to the capture's next keyframe, but an MPEG-TS seek there lands past it
+    /// and finds no picture in the window: the planned window is sampled instead, so the title is still scored.
+    @Test func dvbBroadcastIsSampledByTheQualityAnalysisThoughItsSeekLandsPastTheKeyframe() async throws {
+        let directory = try TemporaryDirectory()
+        let options = TranscodeOptions(ladder: [Rung(name: "360p", width: 640, height: 360, bitrate: 600_000)], preset: "ultrafast",
+                                       rateControl: .quality)
+        let result = try await Transcoder(options: options).transcode(input: SharedMedia.path("ts-dvb-576i-mpeg2.ts"),
+                                                                      outputDirectory: directory.url.path)
+        let analysis = try #require(result.qualityAnalysis)
+        #expect(analysis.trials.count == 2, "scored at two CRFs, not left at the default: \(analysis)")
+    }
+
     @Test func dvbBroadcastIsDeinterlacedAnamorphicAndStartsAtItsFirstDecodablePicture() async throws {
         let clip = SharedMedia.path("ts-dvb-576i-mpeg2.ts")
         let source = try #require(try MediaProber.probe(path: clip).source)

@@ -95,17 +95,9 @@ struct QualityAnalysis: Sendable {
         var scaler = RungScaler(rung: rung, rotation: rotation)
         var pictures: [Frame] = []
         var starts: Set<Int64> = []
-        for planned in Self.windows(total: total, frameRate: frameRate) {
-            var window = planned
-            var preroll = SourceStage.chunkPreroll
-            if let stream = MediaProber.pictureStream(of: file),
-               let start = try Self.keyframe(in: file, stream: stream, from: planned, before: total,
-                                             timelineStart: timelineStart, frameRate: frameRate),
-               starts.insert(start).inserted {
-                window = start..<(start + Int64(planned.count))
-                // Half a frame after it: a seek lands on the keyframe, whatever the rounding of its time.
-                preroll = -0.5 / frameRate.framesPerSecond
-            }
+        /// Appends the pictures of `window`, decoded from a seek `preroll` seconds before it; returns how many.
+        func decode(_ window: Range<Int64>, preroll: Double) throws -> Int {
+            let before = pictures.count
             let spec = ChunkSpec(index: 0, startFrame: window.lowerBound, endFrame: window.upperBound, firstSegment: 0,
                                  timelineStart: timelineStart, rungs: [rung])
             let source = try SourceStage(input: try MediaProber.open(path: input, cancellation: cancellation),
@@ -116,6 +108,20 @@ struct QualityAnalysis: Sendable {
                 picture.pts = Int64(pictures.count)
                 pictures.append(picture)
             }, audio: { _, _ in }, progress: { _ in })
+            return pictures.count - before
+        }
+        for planned in Self.windows(total: total, frameRate: frameRate) {
+            // Half a frame after the keyframe, so that a seek lands on it whatever the rounding of its time. A
+            // container whose seek is not exact (MPEG-TS) may land past it and find no picture in the window:
+            // the planned window is then decoded as a chunk is, from a second before it.
+            if let stream = MediaProber.pictureStream(of: file),
+               let start = try Self.keyframe(in: file, stream: stream, from: planned, before: total,
+                                             timelineStart: timelineStart, frameRate: frameRate),
+               starts.insert(start).inserted,
+               try decode(start..<(start + Int64(planned.count)), preroll: -0.5 / frameRate.framesPerSecond) > 0 {
+                continue
+            }
+            _ = try decode(planned, preroll: SourceStage.chunkPreroll)
         }
         return (pictures, frameRate)
     }
