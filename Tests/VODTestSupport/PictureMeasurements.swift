@@ -47,6 +47,23 @@ public enum PictureMeasurements {
         return values.reduce(0, +) / Double(values.count)
     }
 
+    /// The SSIM (all planes) of each picture of `path` against the same picture of `source` scaled (bicubic) to
+    /// `width`×`height`, both from their first picture, in order: ffmpeg's `ssim` filter, one value per picture.
+    public static func ssimPerPicture(of path: String, against source: String, width: Int, height: Int) async throws -> [Double] {
+        let directory = try TemporaryDirectory()
+        let statistics = directory.url.appendingPathComponent("ssim.log").path
+        try await ExternalTool.require("ffmpeg", [
+            "-v", "error", "-i", path, "-i", source, "-lavfi",
+            "[0:v]setpts=PTS-STARTPTS[d];[1:v]scale=\(width):\(height):flags=bicubic,setpts=PTS-STARTPTS[r];[d][r]ssim=stats_file=\(statistics)",
+            "-f", "null", "-",
+        ])
+        let values = try String(contentsOfFile: statistics, encoding: .utf8).split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("All:") }.flatMap { Double($0.dropFirst("All:".count)) }
+        }
+        guard !values.isEmpty else { throw ToolError(description: "ssim measured no picture of \(path)") }
+        return values
+    }
+
     /// Line-to-line combing over the first `frames` frames at `width`×`height` in gray: the mean distance of
     /// each pixel from the average of the lines above and below. Woven fields of a moving picture score high;
     /// a deinterlaced picture scores like progressive video.

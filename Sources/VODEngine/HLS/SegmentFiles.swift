@@ -33,6 +33,12 @@ final class SegmentFiles: SegmentWriter {
         self.cancellation = cancellation
     }
 
+    /// The MPEG-TS muxer's options: the title's timestamps as they are, and the PAT, PMT and SDT written only
+    /// where a player needs them, at each segment's start (`OutputFile.continueWriting(into:)`) and before
+    /// each keyframe, instead of every 0.1 s (PAT and PMT) and 0.5 s (SDT): 44 packets in each 2 s segment,
+    /// 33 kb/s that counted against a rung's cap at constant quality without carrying a picture.
+    static let muxerOptions = ["avoid_negative_ts": "disabled", "mpegts_copyts": "1", "pat_period": "86400", "sdt_period": "86400"]
+
     /// Holds `encoder` in place of the one stream `stream` was made from (same parameters, a new encoder of the
     /// same rendition), letting the old one go.
     func replaceEncoder(at stream: Int, with encoder: Codec) {
@@ -51,7 +57,7 @@ final class SegmentFiles: SegmentWriter {
         } else {
             let output = try OutputFile(path: path, format: "mpegts", encoders: encoders, cancellation: cancellation)
             if let language { output.setLanguage(language.code, ofStream: language.stream) }
-            try output.writeHeader(options: ["avoid_negative_ts": "disabled", "mpegts_copyts": "1"])
+            try output.writeHeader(options: Self.muxerOptions)
             current = output
         }
         segments.append(Segment(fileName: name, start: time, duration: 0, bytes: 0))

@@ -134,11 +134,13 @@ final class RungEncoder: @unchecked Sendable {
     }
 
     /// A libx264 encoder for `rung` with the rung's rate control (its CRF capped at its bitrate, its VBV buffer
-    /// starting `bufferFill` full; or its bitrate), the title's keyframe grid and BT.709 SDR tags. The closed
-    /// captions a picture carries (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`). An HEVC
-    /// rung gets libx265 (`makeHEVCEncoder`).
+    /// starting `bufferFill` full, by default as full as `RateControl.initialBufferFill(codec:preset:)` says; or
+    /// its bitrate), the title's keyframe grid and BT.709 SDR tags. The closed captions a picture carries
+    /// (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`). An HEVC rung gets libx265
+    /// (`makeHEVCEncoder`).
     static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
-                            bufferFill: Double = RateControl.initialBufferFill) throws -> Codec {
+                            bufferFill: Double? = nil) throws -> Codec {
+        let bufferFill = bufferFill ?? RateControl.initialBufferFill(codec: rung.codec, preset: preset)
         if rung.codec == .hevc {
             return try makeHEVCEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate, bufferFill: bufferFill)
         }

@@ -37,8 +37,7 @@ struct QualityAnalysis: Sendable {
     static let minimumSamples: Int64 = 12
     static let maximumSampleSeconds = 2.0
     /// How full the VBV buffer of a trial starts: x264's default, as in the middle of a title, where the buffer
-    /// has had time to fill, rather than the title's low start (`RateControl.initialBufferFill`), which would
-    /// starve a sample of a dozen pictures.
+    /// has had time to fill.
     static let sampleBufferFill = 0.9
 
     let input: String

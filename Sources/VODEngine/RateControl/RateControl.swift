@@ -17,10 +17,28 @@ public enum RateControl: String, Sendable, Codable, CaseIterable {
     /// fixed rate's maxrate of 1.1 × with a 2 s buffer measured 1.22 × there at constant quality.
     public static let capShare = 0.95
     public static let bufferSeconds = 1.0
-    /// At constant quality, how full the VBV buffer starts: low, so that a title whose target duration is 2 s
-    /// (one of a few seconds, whose peak is that of its 2 s first segment) cannot spend a full buffer at once
-    /// (x264's default of 0.9 measured 1.37 × the bitrate there, on a broadcast capture at `superfast`).
-    public static let initialBufferFill = 0.3
+    /// At constant quality, how full the VBV buffer of an encoder that plans ahead starts (libx265, and libx264
+    /// at the presets with a lookahead, from `veryfast` on): well over half, since such an encoder keeps its
+    /// buffer at least half full at the end of its lookahead and starves the pictures before to get there. At
+    /// 0.3, x264 `veryfast` gave an animation's first keyframe 6.5 kB where the next had 55 kB, and its first
+    /// 2 s an SSIM of 0.81 against 0.90 after them; at 0.7, 28 kB and 0.88. What it spends beyond its maxrate
+    /// in the first segment is what it drains below this start: on noise at a 600 kb/s cap, the 2 s first
+    /// segment came to 1.04 × the cap at 0.7 (MPEG-TS included), against 0.95 × after it and 1.10 × at 0.8
+    /// before the muxer stopped repeating its tables every 0.1 s (`SegmentFiles.muxerOptions`).
+    public static let initialBufferFill = 0.7
+    /// At constant quality, how full the VBV buffer starts for libx264 at `ultrafast` and `superfast`, which
+    /// have no lookahead: low, since without one x264 lets a keyframe take half of the buffer and the pictures
+    /// after it drain the rest. At 0.8, `superfast` spent 1.21 × the cap in an animation's 2 s first segment
+    /// (x264's default of 0.9 measured 1.37 × on a broadcast capture); at 0.3 its first keyframe still had 24 kB.
+    public static let initialBufferFillWithoutLookahead = 0.3
+    /// libx264's presets that plan no pictures ahead (`rc-lookahead` 0).
+    static let presetsWithoutLookahead: Set<String> = ["ultrafast", "superfast"]
+
+    /// How full the VBV buffer of an encoder of `codec` at `preset` starts at constant quality.
+    static func initialBufferFill(codec: VideoCodec, preset: String) -> Double {
+        codec == .h264 && presetsWithoutLookahead.contains(preset) ? initialBufferFillWithoutLookahead : initialBufferFill
+    }
+
     /// What MPEG-TS adds to each picture, in bytes, on average: its PES header, the PCR's adaptation field and
     /// the half-filled last packet (about 7 % at 600 kb/s and 30 fps, 20 % at 150 kb/s), taken off the maxrate.
     public static let muxingBytesPerPicture = 125
