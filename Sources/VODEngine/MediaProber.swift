@@ -36,7 +36,7 @@ public enum MediaProber {
             container: input.formatName,
             duration: input.duration,
             bitRate: input.bitRate.map { Int($0) },
-            video: video.map(videoInfo),
+            video: video.map { videoInfo($0, in: input) },
             audio: input.bestStream(.audio, relatedTo: video).map(audioInfo),
             streams: streams
         )
@@ -46,11 +46,11 @@ public enum MediaProber {
         return probe
     }
 
-    private static func videoInfo(_ stream: MediaStream) -> VideoStreamInfo {
+    private static func videoInfo(_ stream: MediaStream, in input: InputFile) -> VideoStreamInfo {
         let rotation = clockwiseRotation(stream)
         var aspect = stream.sampleAspectRatio
         if !aspect.isPositive { aspect = Rational(1, 1) }
-        let rate = frameRate(of: stream)
+        let rate = frameRate(of: stream, in: input)
         let picture = StreamPicture(stream: stream)
         // The coded picture's display aspect ratio is that of the lines left once the blanking is cut.
         let shown = Double(stream.height - picture.blankingLines) / Double(stream.height)
@@ -114,13 +114,49 @@ public enum MediaProber {
     }
 
     /// The stream's average frame rate, falling back to FFmpeg's guess of the real base rate from the
-    /// timestamps. A container's declared average can be absurd (a Matroska default duration of 1 ms reads as
-    /// 1000 fps); above 120 fps the smaller guess from the timestamps wins.
-    static func frameRate(of stream: MediaStream) -> Rational {
+    /// timestamps when the container gives none. A container's declared average can be absurd (a Matroska
+    /// default duration of 1 ms reads as 1000 fps); above `plausibleRate` the rate of the first pictures'
+    /// timestamps wins (`measuredFrameRate`), else the guess when it is smaller. The guess alone can be twice
+    /// the real rate: a 30 fps Matroska file whose timestamps alternate 33 and 34 ms reads as 60 fps, and every
+    /// picture was encoded twice.
+    static func frameRate(of stream: MediaStream, in input: InputFile) -> Rational {
         let average = stream.averageFrameRate
         let guess = stream.baseFrameRate
         guard average.isPositive else { return guess }
-        if average.value > 120, guess.isPositive, guess.value < average.value { return guess }
-        return average
+        guard average.value > plausibleRate else { return average }
+        if let measured = measuredFrameRate(of: stream, in: input) { return measured }
+        return guess.isPositive && guess.value < average.value ? guess : average
+    }
+
+    /// Above this many pictures a second, a declared average is taken for a container's artefact.
+    static let plausibleRate = 120.0
+    /// How many pictures' timestamps `measuredFrameRate` reads: 2 s at 30 fps, enough to tell 29.97 from 30 fps
+    /// in timestamps rounded to the millisecond.
+    static let measuredPictures = 60
+    /// The rates cameras and encoders write, which a measurement within `commonRateTolerance` of one is taken for.
+    static let commonRates = [Rational(24000, 1001), Rational(24, 1), Rational(25, 1), Rational(30000, 1001), Rational(30, 1),
+                              Rational(48, 1), Rational(50, 1), Rational(60000, 1001), Rational(60, 1)]
+    static let commonRateTolerance = 0.005
+
+    /// The rate of `stream`'s first pictures from their presentation times, read by a demuxer of its own without
+    /// decoding (up to `measuredPictures`, sorted, their span over the number of intervals), taken for the
+    /// nearest of `commonRates` within `commonRateTolerance`; nil when fewer than 8 pictures have times or their
+    /// rate is no more plausible than the declared one (above `plausibleRate`).
+    static func measuredFrameRate(of stream: MediaStream, in input: InputFile) -> Rational? {
+        guard let file = try? input.openedAgain(cancellation: CancellationFlag()),
+              let video = file.streams.first(where: { $0.index == stream.index }), let packet = try? Packet() else { return nil }
+        file.discardStreams(except: [video])
+        var times: [Int64] = []
+        while times.count < measuredPictures, (try? file.read(into: packet)) == true {
+            if packet.streamIndex == video.index, packet.hasPTS { times.append(packet.pts) }
+            packet.unreference()
+        }
+        times.sort()
+        guard times.count >= 8, let first = times.first, let last = times.last, last > first else { return nil }
+        let rate = Double(times.count - 1) / video.timeBase.seconds(last - first)
+        guard rate <= plausibleRate else { return nil }
+        let nearest = commonRates.min { abs($0.value - rate) < abs($1.value - rate) }
+        if let nearest, abs(nearest.value - rate) <= commonRateTolerance * rate { return nearest }
+        return Rational(Int32((rate * 1000).rounded()), 1000).reduced()
     }
 }

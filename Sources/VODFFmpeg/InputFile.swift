@@ -13,6 +13,10 @@ public final class InputFile: @unchecked Sendable {
     private let cancellation: CancellationFlag
     /// The bounds on reading and decoding this file; its streams' decoders get them.
     public let limits: DecodeLimits
+    /// What it was opened with, to open it again (`openedAgain`).
+    private let url: String
+    private let protocols: String
+    private let formats: [String]
 
     /// Opens `path` and reads stream information within `limits`: the demuxer reads at most their bytes and
     /// media time, and the decoders that stream analysis opens allocate no picture larger than they allow.
@@ -35,6 +39,9 @@ public final class InputFile: @unchecked Sendable {
         guard var context = avformat_alloc_context() else { throw FFmpegError.outOfMemory("open input") }
         self.cancellation = cancellation
         self.limits = limits
+        self.url = url
+        self.protocols = protocols
+        self.formats = formats
         context.pointee.interrupt_callback = cancellation.interruptCallback
         let options = OptionDictionary([
             "protocol_whitelist": protocols,
@@ -127,6 +134,12 @@ public final class InputFile: @unchecked Sendable {
         guard let program = av_find_program_from_stream(context, nil, related.index) else { return streams }
         let members = Set((0..<Int(program.pointee.nb_stream_indexes)).map { Int32(program.pointee.stream_index[$0]) })
         return streams.filter { members.contains($0.index) }
+    }
+
+    /// A demuxer of its own on the same file, with the same whitelists and limits: for reading ahead (packets'
+    /// timestamps, say) without moving this one.
+    public func openedAgain(cancellation: CancellationFlag) throws -> InputFile {
+        try InputFile(url: url, protocols: protocols, formats: formats, limits: limits, cancellation: cancellation)
     }
 
     /// Tells the demuxer to drop the packets of every stream but `kept`, so nothing else is read or parsed.

@@ -114,6 +114,26 @@ struct SharedMediaTests {
         #expect(ours < woven * 0.75, "combing \(ours) against \(woven) woven")
     }
 
+    /// The Matroska file declares an average of 1000 fps (a default duration of 1 ms) and FFmpeg guesses 60 fps
+    /// from its timestamps, which alternate 33 and 34 ms: its 30 pictures were encoded twice each, at 60 fps.
+    /// The rate of its first pictures' timestamps, 30 fps, is the title's.
+    @Test func aMatroskaClipWithAbsurdDeclaredRatesIsEncodedAtTheRateOfItsTimestamps() async throws {
+        let clip = SharedMedia.path("mkv-sub-srt.mkv")
+        let directory = try TemporaryDirectory()
+        let result = try await Transcoder(options: TranscodeOptions(preset: "ultrafast")).transcode(input: clip, outputDirectory: directory.url.path)
+        #expect(result.variants.map(\.frameRate) == [30])
+        func pictures(_ path: String) async throws -> Int {
+            let output = try await ExternalTool.require("ffprobe", [
+                "-v", "error", "-select_streams", "v", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", path,
+            ]).standardOutput
+            // A rendition's MPEG-TS lists its stream once per program.
+            return try #require(output.split(separator: "\n").first.flatMap { Int($0) })
+        }
+        let source = try await pictures(clip)
+        let encoded = try await pictures(result.masterPlaylist.deletingLastPathComponent().appendingPathComponent("720p/index.m3u8").path)
+        #expect(source == 30 && encoded <= source + 3, "\(encoded) pictures encoded from \(source)")
+    }
+
     @Test(arguments: ["mkv-sub-srt.mkv", "mkv-sub-pgs.mkv", "webm-mediarecorder-no-duration.webm"])
     func clipsKeepTheirWholeDuration(name: String) async throws {
         let clip = SharedMedia.path(name)

@@ -64,7 +64,7 @@ struct FrameRate: Sendable {
 extension FrameRate {
     /// The output frame rate and keyframe schedule of a title read from `input`.
     init(of input: InputFile, options: TranscodeOptions) {
-        let sourceRate = MediaProber.pictureStream(of: input).map(MediaProber.frameRate) ?? Rational(0, 1)
-        self.init(source: sourceRate, keyframeInterval: options.keyframeInterval)
+        self.init(source: MediaProber.pictureStream(of: input).map { MediaProber.frameRate(of: $0, in: input) } ?? Rational(0, 1),
+                  keyframeInterval: options.keyframeInterval)
     }
 }

@@ -82,7 +82,7 @@ final class SourceStage {
         }
         videoStream = video
         readsTracksOnly = picture != nil && video == nil
-        let sourceRate = picture.map(MediaProber.frameRate) ?? Rational(0, 1)
+        let sourceRate = picture.map { MediaProber.frameRate(of: $0, in: input) } ?? Rational(0, 1)
         if let video {
             let picture = StreamPicture(stream: video)
             try picture.checkConvertible()
@@ -92,7 +92,7 @@ final class SourceStage {
             corrector = nil
             videoDecoder = nil
         }
-        let frameRate = FrameRate(of: input, options: options)
+        let frameRate = FrameRate(source: sourceRate, keyframeInterval: options.keyframeInterval)
         converter = FrameRateConverter(frameRate: frameRate)
         closedCaptions = if case .whole = window, video != nil { try ClosedCaptionTrack(frameRate: frameRate) } else { nil }
         chunkCaptions = if case .chunk = window { ChunkCaptions() } else { nil }
