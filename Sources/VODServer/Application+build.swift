@@ -111,8 +111,9 @@ func buildRouter(
     return router
 }
 
-/// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads, and
-/// with `fastPath` answering what it can of each connection's requests before Hummingbird.
+/// HTTP/1 with the WebSocket upgrade of `GET /api/ws`, keeping plain HTTP/1's limits on request heads, with
+/// `fastPath` answering what it can of each connection's requests before Hummingbird, and a body that stops
+/// arriving answered 408 (`RequestBodyTimeout`).
 private func webSocketServer(
     configuration: VODServerConfiguration, webSocket: EventsWebSocket,
     fastPath: @escaping @Sendable () -> (StreamFastPath, StreamRawPath)
@@ -120,7 +121,9 @@ private func webSocketServer(
     let idleTimeout = TimeAmount(configuration.idleTimeout)
     let channel = HTTP1WebSocketUpgradeChannel.Configuration(
         http1: .init(
-            additionalChannelHandlers: [StreamFastPath.Installer(make: fastPath)],
+            additionalChannelHandlers: [
+                StreamFastPath.Installer(make: fastPath), RequestBodyTimeout(idleTimeout: configuration.idleTimeout),
+            ],
             idleTimeout: idleTimeout,
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderSize, maxHeaderListSize: configuration.maxHeaderSize

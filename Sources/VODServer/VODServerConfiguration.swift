@@ -29,7 +29,8 @@ public struct VODServerConfiguration: Sendable {
     /// Whether to listen on an address other machines reach while writes are open to anyone
     /// (`--allow-open-writes`); refused by default (`exposureRefusal`).
     public var allowOpenWrites: Bool
-    /// A connection that sends nothing for this long, between requests or within one, is closed.
+    /// A connection that sends nothing for this long, between requests or within one, is closed; within a
+    /// request's body, once that request is answered 408 (`RequestBodyTimeout`).
     public var idleTimeout: Duration
     /// Request bodies must average at least this many bytes per second once `idleTimeout` has passed; 0 turns
     /// the check off.

@@ -45,6 +45,35 @@ import VODTestSupport
         }
     }
 
+    /// `stream/` is the master as `stream/master.m3u8` serves it, whose URIs resolve from a base that ends in
+    /// `/stream/`, for a ready title and one still processing; asked again, from the fast path, the same.
+    @Test(arguments: [true, false]) func theStreamWithATrailingSlashPlaysFromItsOwnURL(ready: Bool) async throws {
+        let test = try TestLibrary()
+        let item = ready ? try await test.addReady() : try await test.addPlayable()
+        try await test.app().test(.live) { client in
+            let slash = "/api/media/\(item.id)/stream/"
+            let master = URL(string: "http://127.0.0.1" + slash)!
+            let named = try await client.execute(uri: slash + "master.m3u8", method: .get)
+            for _ in 0..<3 {
+                let response = try await client.execute(uri: slash, method: .get)
+                #expect(response.status == .ok)
+                #expect(response.body.text == TestLibrary.master)
+                #expect(response.headers.filter { $0.name != .date } == named.headers.filter { $0.name != .date })
+                let uris = Self.uris(in: response.body.text)
+                #expect(uris.count == 2, "the variant and the I-frame playlist")
+                for uri in uris {
+                    let variant = try #require(URL(string: uri, relativeTo: master)?.absoluteURL)
+                    #expect(variant.path == slash + uri, "resolved like a player: \(variant)")
+                    #expect(try await client.execute(uri: variant.path, method: .get).status == .ok, "\(variant.path)")
+                }
+            }
+            let head = try await client.execute(uri: slash, method: .head)
+            #expect(head.status == .ok && head.headers[.eTag] == named.headers[.eTag])
+            let notModified = try await client.execute(uri: slash, method: .get, headers: [.ifNoneMatch: named.headers[.eTag] ?? ""])
+            #expect(notModified.status == .notModified)
+        }
+    }
+
     @Test func headGivesTheHeadersOfGetWithoutABody() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()

@@ -67,6 +67,23 @@ import VODTestSupport
         }
     }
 
+    /// `stream/` is answered below the codec as `stream/master.m3u8` is, and counted as the master's route.
+    @Test(.tags(.processes), .needsExternalTools) func theStreamWithATrailingSlashIsItsMasterFile() async throws {
+        let test = try TestLibrary()
+        let item = try await test.addReady()
+        try await test.app().test(.live) { client in
+            let slash = Self.write("GET", "/api/media/\(item.id)/stream/")
+            let answers = try await KeptAliveHTTP(port: try #require(client.port))
+                .exchange([slash, slash, slash, slash, Self.write("GET", "/api/media/\(item.id)/stream/master.m3u8")])
+            #expect(answers.count == 5)
+            #expect(answers.allSatisfy { $0 == answers[0] } && answers[0].body == TestLibrary.master)
+            let metrics = try Exposition(String(buffer: try await client.execute(uri: "/metrics", method: .get).body))
+            #expect((1...3).contains(metrics["vod_stream_answers_below_codec_total"] ?? 0), "the third and the fourth, and the named one")
+            #expect(metrics[#"vod_http_requests_total{route="/api/media/{id}/stream",method="GET",status="200"}"#] == 4)
+            #expect(metrics[#"vod_http_requests_total{route="/api/media/{id}/stream/**",method="GET",status="200"}"#] == 1)
+        }
+    }
+
     @Test(.tags(.processes), .needsExternalTools) func splitAndPipelinedRequestsGoThroughTheDecoderInOrder() async throws {
         let test = try TestLibrary()
         let item = try await test.addReady()

@@ -80,6 +80,25 @@ struct TestLibrary {
     /// Adds a ready item whose renditions are hand-written files: a master with relative URIs, one variant
     /// playlist with two segments, and an I-frame playlist; `format` is what the catalog says of its segments.
     func addReady(title: String = "The Office S01E03 - Health Care", format: SegmentFormat = .ts) async throws -> MediaItem {
+        let (item, job, folder) = try await addRenditions(title: title, format: format)
+        let variants = """
+            [{"averageBandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2","frameRate":30,\
+            "height":720,"name":"720p","playlist":"720p/index.m3u8","segmentCount":2,"width":1280}]
+            """
+        let completed = CompletedTranscode(hlsPath: folder, duration: 1320.2, variantsJSON: variants)
+        _ = try await catalog.markReady(job, result: completed)
+        return try await catalog.media(id: item.id)!
+    }
+
+    /// Adds an item still processing whose hand-written renditions (those of `addReady`) are published: playable.
+    func addPlayable(title: String = "clip") async throws -> MediaItem {
+        let (item, job, folder) = try await addRenditions(title: title, format: .ts)
+        _ = try await catalog.markPlayable(job, hlsPath: folder)
+        return try await catalog.media(id: item.id)!
+    }
+
+    /// Adds a pending item, claims its job and writes its renditions' files; returns the item, the job and the folder.
+    private func addRenditions(title: String, format: SegmentFormat) async throws -> (MediaItem, JobLease, String) {
         let item = try await addPending(title: title, format: format)
         let job = try await catalog.claimNextJob(worker: "test", lease: .seconds(60))!
         let folder = library.outputFolder(for: item.id)
@@ -89,13 +108,7 @@ struct TestLibrary {
         try write(Self.iframes, to: "\(folder)/720p/iframes.m3u8")
         try Data(Self.segmentBytes).write(to: URL(fileURLWithPath: "\(folder)/720p/segment_000.ts"))
         try Data(Self.segmentBytes.reversed()).write(to: URL(fileURLWithPath: "\(folder)/720p/segment_001.ts"))
-        let variants = """
-            [{"averageBandwidth":700000,"bandwidth":800000,"codecs":"avc1.64001f,mp4a.40.2","frameRate":30,\
-            "height":720,"name":"720p","playlist":"720p/index.m3u8","segmentCount":2,"width":1280}]
-            """
-        let completed = CompletedTranscode(hlsPath: folder, duration: 1320.2, variantsJSON: variants)
-        _ = try await catalog.markReady(job, result: completed)
-        return try await catalog.media(id: item.id)!
+        return (item, job, folder)
     }
 
     private func write(_ text: String, to path: String) throws {

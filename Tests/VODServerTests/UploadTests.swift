@@ -114,10 +114,27 @@ import VODTestSupport
             let form = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: contentType], body: body)
             #expect(form.status == .badRequest)
             #expect(form.body.text == noFileMessage)
-            let raw = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: "video/mp4"], body: ByteBuffer())
-            #expect(raw.status == .badRequest)
-            #expect(raw.body.text == noFileMessage)
             #expect(try test.storedMedia() == [])
+        }
+    }
+
+    /// A file of zero bytes was sent: it is refused as media that does not play (422), saying it is empty, whether
+    /// it came as the form's `file`, as a raw body or as a tus upload, and nothing is kept.
+    @Test func anEmptyFileIsRefusedAsEmpty() async throws {
+        let test = try TestLibrary()
+        let empty = #"{"error":"The uploaded file is not a playable video: the file is empty"}"#
+        try await test.app().test(.live) { client in
+            let (contentType, body) = Self.multipart(file: Data(), fields: ["title": "zero"])
+            let form = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: contentType], body: body)
+            let raw = try await client.execute(uri: "/api/media", method: .post, headers: [.contentType: "video/mp4"], body: ByteBuffer())
+            let tus = try await client.tus("/api/uploads", .post, [.uploadLength: "0"])
+            for (kind, response) in [("form", form), ("raw", raw), ("tus", tus)] {
+                #expect(response.status == .unprocessableContent, "\(kind)")
+                #expect(response.body.text == empty, "\(kind)")
+            }
+            #expect(try test.storedMedia() == [".uploads"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(test.mediaDirectory)/.uploads").isEmpty)
+            #expect(try await test.catalog.list(status: nil, limit: 10, offset: 0).isEmpty)
         }
     }
 

@@ -36,7 +36,7 @@ public enum HostileCorpus {
 
     /// Every file, in a fixed order.
     public static let files: [CorpusFile] = [
-        CorpusFile(name: "zero-bytes", allowed: [.refused], reasonContains: "No file") { url in
+        CorpusFile(name: "zero-bytes", allowed: [.refused], reasonContains: "the file is empty") { url in
             try Data().write(to: url)
         },
         CorpusFile(name: "random-bytes", allowed: [.refused], reasonContains: "not a playable video") { url in

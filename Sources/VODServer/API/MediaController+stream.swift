@@ -5,8 +5,13 @@ extension MediaController {
     static let masterRoute = "/api/media/{id}/stream"
     static let streamFileRoute = "/api/media/{id}/stream/**"
 
-    /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL.
+    /// `GET /api/media/:id/stream`: the master playlist, its URIs rewritten to resolve from this URL. The router
+    /// brings `/api/media/:id/stream/` here too, whose URIs resolve from a base one level down: it gets the master
+    /// as `stream/master.m3u8` serves it.
     @Sendable func master(_ request: Request, context: VODRequestContext) async throws -> Response {
+        if request.uri.path.hasSuffix("/") {
+            return try await streamFile(request, context: context, components: [Substring(StreamFiles.masterFile)])
+        }
         let grant = try await streamGrant(request, context: context)
         let id = try Self.id(context)
         let master = try await encrypting(try await streamFiles.master(id: id), id: id, components: nil)
@@ -29,7 +34,11 @@ extension MediaController {
 
     /// `GET /api/media/:id/stream/<rung>/<file>`: variant playlists and segments.
     @Sendable func streamFile(_ request: Request, context: VODRequestContext) async throws -> Response {
-        let components = context.parameters.getCatchAll()
+        try await streamFile(request, context: context, components: context.parameters.getCatchAll())
+    }
+
+    /// The stream file at `components` below the stream of the request's item.
+    private func streamFile(_ request: Request, context: VODRequestContext, components: [Substring]) async throws -> Response {
         let grant = try await streamGrant(request, context: context)
         let id = try Self.id(context)
         let file = try await encrypting(try await streamFiles.file(id: id, components: components), id: id, components: components)

@@ -29,7 +29,7 @@ extension MediaController {
             if let boundary {
                 let form = try await receiver.receiveMultipart(request.body, boundary: boundary)
                 metrics.uploadedBytes.increment(by: form.fileSize)
-                guard let name = form.fileName, form.fileSize > 0 else { throw APIError.noFile }
+                guard let name = form.fileName else { throw APIError.noFile }
                 fileName = name
                 title = form.fields["title"] ?? title
                 description = form.fields["description"] ?? description
@@ -37,7 +37,6 @@ extension MediaController {
             } else {
                 let size = try await receiver.receiveRaw(request.body, expectedLength: declaredLength)
                 metrics.uploadedBytes.increment(by: size)
-                guard size > 0 else { throw APIError.noFile }
                 fileName = query["filename"].map(String.init) ?? "upload"
             }
         } catch is IncompleteUpload {

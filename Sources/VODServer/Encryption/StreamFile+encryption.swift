@@ -2,12 +2,15 @@ import Foundation
 import NIOPosix
 
 extension StreamFile {
-    /// This file of a title served encrypted with `cipher`, at `components` below its stream (nil: the master):
-    /// the master without I-frame playlists, a media playlist with the key before each segment (its URI relative
-    /// to the playlist, leading to `/api/media/:id/key`), a media segment encrypted (the same bytes each time, so
-    /// its validators and caching hold), anything else as it is.
+    /// This file of a title served encrypted with `cipher`, at `components` below its stream (nil: the master as
+    /// `stream` serves it; `master.m3u8` is the master too): the master without I-frame playlists, a media
+    /// playlist with the key before each segment (its URI relative to the playlist, leading to
+    /// `/api/media/:id/key`), a media segment encrypted (the same bytes each time, so its validators and caching
+    /// hold), anything else as it is.
     func encrypted(with cipher: SegmentCipher, components: [Substring]?, segments: SegmentCache) async throws -> StreamFile {
-        guard let components else { return try replacingPlaylist(EncryptedPlaylist.master) }
+        guard let components, components != [Substring(StreamFiles.masterFile)] else {
+            return try replacingPlaylist(EncryptedPlaylist.master)
+        }
         let name = components.last ?? ""
         switch content {
         case .memory where contentType == StreamFile.contentTypes["m3u8"]:

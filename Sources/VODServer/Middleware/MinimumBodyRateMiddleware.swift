@@ -6,7 +6,8 @@ import NIOCore
 /// that the client cannot hold the connection by dripping on (the HTTP layer then answers the unfinished body
 /// with a bare 400 and closes the connection).
 ///
-/// A body that stops altogether is the idle timeout's business (`VODServerConfiguration.idleTimeout`).
+/// A body that stops altogether is the idle timeout's business (`VODServerConfiguration.idleTimeout`), answered 408
+/// by `RequestBodyTimeout`.
 struct MinimumBodyRateMiddleware: RouterMiddleware {
     typealias Context = VODRequestContext
 

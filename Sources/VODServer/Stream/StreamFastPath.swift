@@ -91,7 +91,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func immediateAnswer(to request: HTTPRequest) -> Answer? {
         // Hummingbird ends the connection after a request that asks it to: such a request goes its way.
         guard request.headerFields[.connection]?.lowercased().contains("close") != true,
-              let (id, relative) = Self.streamTarget(request.path),
+              let (id, relative, isMaster) = Self.streamTarget(request.path),
               let file = files.immediateFile(id: id, relative: relative) else { return nil }
         let status: HTTPResponse.Status
         var headers: HTTPFields
@@ -112,7 +112,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         headers[.date] = HTTPDate.now()
         headers[.server] = serverName
-        let route = relative == nil ? MediaController.masterRoute : MediaController.streamFileRoute
+        let route = isMaster ? MediaController.masterRoute : MediaController.streamFileRoute
         return Answer(head: HTTPResponse(status: status, headerFields: headers), body: body,
                       metrics: metrics.requests(route: route, method: request.method.rawValue, status: status.code), started: .now)
     }
@@ -134,9 +134,11 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         answer.metrics.duration.record((ContinuousClock.now - answer.started).seconds)
     }
 
-    /// The item and file of `/api/media/:id/stream` (file nil) or `/api/media/:id/stream/<rung>/<file>`, written
-    /// plainly (no query, no percent-encoding, only `StreamFiles.isSafe` components); nil for anything else.
-    static func streamTarget(_ path: String?) -> (id: Int64, relative: String?)? {
+    /// The item and file of `/api/media/:id/stream` (file nil), `/api/media/:id/stream/` (`master.m3u8`, whose
+    /// URIs resolve from there) or `/api/media/:id/stream/<rung>/<file>`, written plainly (no query, no
+    /// percent-encoding, only `StreamFiles.isSafe` components), and whether the router takes the path for the
+    /// master's route (the first two); nil for anything else.
+    static func streamTarget(_ path: String?) -> (id: Int64, relative: String?, isMaster: Bool)? {
         guard var path else { return nil }
         return path.withUTF8(streamTarget(in:))
     }
@@ -144,7 +146,7 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private static let mediaPrefix = Array("/api/media/".utf8)
     private static let streamSuffix = Array("/stream".utf8)
 
-    private static func streamTarget(in bytes: UnsafeBufferPointer<UInt8>) -> (id: Int64, relative: String?)? {
+    private static func streamTarget(in bytes: UnsafeBufferPointer<UInt8>) -> (id: Int64, relative: String?, isMaster: Bool)? {
         guard bytes.starts(with: mediaPrefix) else { return nil }
         var index = mediaPrefix.count
         var id: Int64 = 0
@@ -154,12 +156,13 @@ final class StreamFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         guard id > 0, bytes[index...].starts(with: streamSuffix) else { return nil }
         index += streamSuffix.count
-        if index == bytes.count { return (id, nil) }
+        if index == bytes.count { return (id, nil, true) }
         guard bytes[index] == 0x2f else { return nil }
+        if index + 1 == bytes.count { return (id, StreamFiles.masterFile, true) }
         let relative = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
         let components = relative.split(separator: 0x2f, maxSplits: 3, omittingEmptySubsequences: false)
         guard components.count <= 3, components.allSatisfy(StreamFiles.isSafeComponent) else { return nil }
-        return (id, String(decoding: relative, as: UTF8.self))
+        return (id, String(decoding: relative, as: UTF8.self), false)
     }
 }
 

@@ -65,9 +65,12 @@ final class StreamFiles: Sendable {
         segments = SegmentCache(capacity: segmentCacheSize, metrics: metrics)
     }
 
+    /// The name of the master playlist in an item's folder, served as it is at `stream/master.m3u8` and `stream/`.
+    static let masterFile = "master.m3u8"
+
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.
     func master(id: Int64) async throws -> StreamFile {
-        try await cached(id: id, relative: "master.m3u8", key: "\(id)/", rewrite: true, missing: .notReady)
+        try await cached(id: id, relative: Self.masterFile, key: "\(id)/", rewrite: true, missing: .notReady)
     }
 
     /// The DASH manifest of item `id`, its URLs resolving from `/api/media/:id/manifest.mpd` (`<BaseURL>stream/`).

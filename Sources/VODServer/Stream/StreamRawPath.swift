@@ -94,7 +94,7 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answer(to request: RawRequest, started: ContinuousClock.Instant) -> Answer? {
-        guard let (id, relative) = StreamFastPath.streamTarget(request.path),
+        guard let (id, relative, isMaster) = StreamFastPath.streamTarget(request.path),
               let file = files.immediateFile(id: id, relative: relative), let heads = file.rawHeads,
               let (head, body) = content(of: file, heads: heads, for: request) else { return nil }
         let date = HTTPDate.now()
@@ -110,7 +110,7 @@ final class StreamRawPath: ChannelInboundHandler, RemovableChannelHandler {
             sent = region
             metrics.segmentsSentFromFile.increment()
         }
-        let handles = handles(master: relative == nil, isHead: request.isHead)
+        let handles = handles(master: isMaster, isHead: request.isHead)
         metrics.servedBytes.increment(by: Int64(body.count))
         metrics.answersBelowCodec.increment()
         handles.requests.increment()

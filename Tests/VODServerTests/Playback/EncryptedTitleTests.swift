@@ -52,6 +52,10 @@ import _CryptoExtras
             let master = try await client.execute(uri: "/api/media/\(item.id)/stream", method: .get)
             #expect(master.status == .ok && master.body.text.contains("stream/720p/index.m3u8\n"))
             #expect(!master.body.text.contains("I-FRAME"), "byte ranges of an encrypted segment cannot be decrypted alone")
+            for path in ["stream/", "stream/master.m3u8"] {
+                let below = try await client.execute(uri: "/api/media/\(item.id)/\(path)", method: .get)
+                #expect(below.status == .ok && below.body.text.contains("\n720p/index.m3u8\n") && !below.body.text.contains("I-FRAME"), "\(path)")
+            }
             let variant = try await client.execute(uri: "/api/media/\(item.id)/stream/720p/index.m3u8", method: .get)
             let (keyURI, ivs) = try Self.keys(in: variant.body.text)
             #expect(keyURI == "../../key" && ivs.keys.sorted() == ["segment_000.ts", "segment_001.ts"])
