@@ -56,6 +56,15 @@ public enum HostileCorpus {
             bytes.replaceSubrange(middle..<(middle + 4096), with: noise(count: 4096, seed: 11))
             try bytes.write(to: url)
         },
+        // The media data overwritten after its first picture: one picture decodes of about 90.
+        CorpusFile(name: "overwritten-media-data", allowed: [.failed], reasonContains: "too damaged to decode") { url in
+            var bytes = try await clip(SyntheticClip(width: 320, height: 240, duration: 3), beside: url)
+            let mdat = try offset(of: "mdat", in: bytes)
+            let end = mdat - 4 + Int(bytes[(mdat - 4)..<mdat].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            let start = mdat + 4100
+            bytes.replaceSubrange(start..<end, with: noise(count: end - start, seed: 13))
+            try bytes.write(to: url)
+        },
         CorpusFile(name: "audio-only", allowed: [.ladder]) { url in
             try await ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", "-f", "mp4"], url)
         },

@@ -53,6 +53,9 @@ final class SourceStage {
     private var elementaryClock: Int64?
     private(set) var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
+    /// The video packets given to the decoder, and those it refused or failed on (`checkMostlyDecoded`).
+    private(set) var videoPacketCount = 0
+    private(set) var videoDecodeErrorCount = 0
     private var pictureLimits: PictureLimits
 
     /// The constant output frame rate; for an audio-only title, the nominal rate its segment schedule counts in.
@@ -194,6 +197,7 @@ final class SourceStage {
         }
         try converter.finish(until: audioEnd, emit: outputs.video)
         guard converter.emittedDuration > 0 else { throw noPictureError() }
+        try checkMostlyDecoded()
         closedCaptions?.finish(at: converter.nextIndex)
         return converter.emittedDuration
     }
@@ -266,6 +270,7 @@ final class SourceStage {
     private func decode(_ packet: Packet?, with decoder: Codec, into frame: Frame, _ handle: (Frame) throws -> Void) throws {
         let isVideo = decoder === videoDecoder
         if isVideo { try pictureLimits.checkRefusals(of: decoder) }
+        if isVideo, packet != nil { videoPacketCount += 1 }
         do {
             try decoder.send(packet)
         } catch let error as FFmpegError where !error.isCancellation && !error.isTryAgain {
@@ -291,7 +296,10 @@ final class SourceStage {
     /// decodes the picture, and its error may come back from the drain, after which no packet is sent.
     private func count(_ error: FFmpegError, from decoder: Codec) throws {
         if decoder === videoDecoder { try pictureLimits.checkRefusals(of: decoder) }
-        if decoder === videoDecoder, firstVideoDecodeError == nil { firstVideoDecodeError = error }
+        if decoder === videoDecoder {
+            if firstVideoDecodeError == nil { firstVideoDecodeError = error }
+            videoDecodeErrorCount += 1
+        }
         decodeErrors += 1
         if decodeErrors > 1000 {
             throw MediaError.invalid("the file is too damaged to decode (\(Self.describe(error, from: decoder)))")
