@@ -143,7 +143,7 @@ public enum ConformanceRule: String, Sendable, CaseIterable, Codable {
         case .masterCodecs: "CODECS is derived from the bitstream: avc1 or hvc1 from the SPS, mp4a.40.N from the ADTS header."
         case .masterVideoRange: "Every STREAM-INF has VIDEO-RANGE=SDR, or PQ or HLG where its rung is 10-bit HEVC with that transfer: never on 8-bit H.264."
         case .masterHDRFallback: "An HDR variant is never the only variant of its resolution: an SDR one of the same size is there too."
-        case .masterVariantOrder: "Variants are listed in ascending BANDWIDTH."
+        case .masterVariantOrder: "Variants are listed H.264 SDR first, each kind in ascending BANDWIDTH, within each audio group."
         case .iFrameAttributes: "Each I-FRAME-STREAM-INF has URI, BANDWIDTH, CODECS and RESOLUTION, and no FRAME-RATE or AUDIO."
         case .iFramePlaylist: "I-frame playlists have #EXT-X-I-FRAMES-ONLY and a BYTERANGE on every entry."
         case .iFrameRange: "Each I-frame byte range starts at a TS packet boundary (fMP4: at a moof) and holds exactly one IDR picture."

@@ -35,11 +35,31 @@ extension ConformanceRun {
             checkVariant(variant.stream, variant.rung, audio: group, file)
         }
         checkHDRFallback(variants, file)
-        let bandwidths = master.variants.compactMap(\.bandwidth)
-        if bandwidths != bandwidths.sorted() {
-            flag(.masterVariantOrder, file, "variants are not in ascending BANDWIDTH: \(bandwidths.map(String.init).joined(separator: ", "))")
-        }
+        checkVariantOrder(master, file)
         checkIFrameStreams(master, url, variants: variants.map(\.rung))
+    }
+
+    /// Within each audio group, the H.264 SDR variants come first, where many players start, then the others
+    /// (HEVC, HDR); each kind in ascending BANDWIDTH.
+    private mutating func checkVariantOrder(_ master: MasterPlaylist, _ file: String) {
+        let groups = master.variants.reduce(into: [String?]()) { groups, variant in
+            if !groups.contains(variant.audioGroup) { groups.append(variant.audioGroup) }
+        }
+        for group in groups {
+            let order = master.variants.filter { $0.audioGroup == group }.compactMap { variant in
+                variant.bandwidth.map { (Self.isPlainSDR(variant) ? 0 : 1, $0) }
+            }
+            if !zip(order, order.dropFirst()).allSatisfy({ $0 <= $1 }) {
+                flag(.masterVariantOrder, file, "variants are not H.264 SDR first, each kind in ascending BANDWIDTH: "
+                    + order.map { "\($0.1)\($0.0 == 0 ? "" : " (HEVC or HDR)")" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    /// Whether a variant is H.264 in SDR, which every player plays.
+    static func isPlainSDR(_ variant: VariantStream) -> Bool {
+        (variant.codecs ?? []).contains { $0.hasPrefix("avc1.") || $0.hasPrefix("avc3.") }
+            && (variant.attributes["VIDEO-RANGE"] ?? "SDR") == "SDR"
     }
 
     /// Reads each variant's media playlist and segments once, however many variants name it; `audioOnly` for

@@ -92,4 +92,27 @@ import VODTestSupport
             }
         }
     }
+    /// The first variant is where many players start: the H.264 SDR rungs come first, in ascending bandwidth, and
+    /// an HEVC or HDR rung after them however few bits it needs (a PQ rung that needed fewer than the smallest SDR
+    /// rung came first, and a player without HDR began with its washed-out picture).
+    @Test func theMasterListsTheH264SDRRungsFirst() throws {
+        func rendition(_ name: String, bytes: Int64, codec: VideoCodec = .h264, range: DynamicRange? = nil, videoCodec: String) -> Rendition {
+            Rendition(rung: PlannedRung(name: name, width: 1280, height: 720, bitrate: 800_000, codec: codec, dynamicRange: range),
+                      segments: [Segment(fileName: "segment_000.ts", start: 0, duration: 2, bytes: bytes)],
+                      iFrames: [IFrame(segmentIndex: 0, offset: 0, length: bytes / 10, time: 0, duration: 2)],
+                      videoCodec: videoCodec, audioCodec: nil, frameRate: 30)
+        }
+        let renditions = [
+            rendition("720p", bytes: 200_000, videoCodec: "avc1.64001f"),
+            rendition("720p-hdr", bytes: 120_000, codec: .hevc, range: .pq, videoCodec: "hvc1.2.4.L93.90"),
+            rendition("360p", bytes: 100_000, videoCodec: "avc1.64001e"),
+            rendition("720p-hevc", bytes: 110_000, codec: .hevc, videoCodec: "hvc1.1.6.L93.90"),
+        ]
+        guard case .master(let master) = try Self.parse(PlaylistWriter.master(renditions, audio: [], targetDuration: 2)) else {
+            Issue.record("the master read as a media playlist")
+            return
+        }
+        #expect(master.variants.map(\.uri) == ["360p/index.m3u8", "720p/index.m3u8", "720p-hevc/index.m3u8", "720p-hdr/index.m3u8"])
+        #expect(master.iFrameStreams.map(\.uri) == ["360p/iframes.m3u8", "720p/iframes.m3u8", "720p-hevc/iframes.m3u8", "720p-hdr/iframes.m3u8"])
+    }
 }

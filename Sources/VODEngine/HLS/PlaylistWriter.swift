@@ -67,8 +67,10 @@ enum PlaylistWriter {
     /// The subtitles group every variant names when the title has subtitle renditions.
     static let subtitlesGroup = "subs"
 
-    /// The master playlist: the audio renditions, one variant per rendition in ascending bandwidth, then one
-    /// I-frame stream each. Every variant says its rung's `VIDEO-RANGE`: `SDR` for 8-bit H.264 or HEVC in BT.709,
+    /// The master playlist: the audio renditions, one variant per rendition, the H.264 SDR rungs first in
+    /// ascending bandwidth and then the others (HEVC twins, HDR rungs) in ascending bandwidth, then one I-frame
+    /// stream each in the same order. The first variant is where many players start: a PQ rung of less
+    /// bandwidth than the smallest SDR one came first, and a player without HDR began with its washed-out picture. Every variant says its rung's `VIDEO-RANGE`: `SDR` for 8-bit H.264 or HEVC in BT.709,
     /// `PQ` or `HLG` for an HDR rung in 10-bit HEVC, whose I-frame stream says it too.
     /// With `chapters`, it names the title's `ChapterList`.
     /// With `closedCaptions`, it announces the CEA-608 channels every rung carries (H.264 and HEVC alike), and
@@ -86,15 +88,20 @@ enum PlaylistWriter {
         for group in groups.isEmpty ? [nil] : groups.map(Optional.some) {
             let members = audio.filter { $0.group == group }
             let variants = renditions.map { VariantBandwidth($0, audio: members, targetDuration: targetDuration) }
-            for variant in variants.sorted(by: { $0.peak < $1.peak }) {
+            for variant in variants.sorted(by: { startOrder($0.rendition, $0.peak) < startOrder($1.rendition, $1.peak) }) {
                 lines.append(streamInf(variant, audioGroup: group, subtitles: !subtitles.isEmpty,
                                        closedCaptions: !closedCaptions.isEmpty))
                 lines.append("\(variant.rendition.rung.name)/\(mediaPlaylist)")
             }
         }
         let byPeak = renditions.map { ($0, Bandwidth.peak(of: $0.segmentPieces, targetDuration: targetDuration)) }
-        lines += byPeak.sorted { $0.1 < $1.1 }.map { iFrameStreamInf($0.0) }
+        lines += byPeak.sorted { startOrder($0.0, $0.1) < startOrder($1.0, $1.1) }.map { iFrameStreamInf($0.0) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where a rendition of `peak` bandwidth comes in the master: every player plays H.264 SDR, so those first.
+    private static func startOrder(_ rendition: Rendition, _ peak: Int) -> (Int, Int) {
+        (rendition.rung.codec == .h264 && !rendition.rung.isHDR ? 0 : 1, peak)
     }
 
     /// The master playlist of an audio-only title: one variant per audio group (AAC stereo, then AC-3 5.1), each
