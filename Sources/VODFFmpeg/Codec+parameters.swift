@@ -8,6 +8,13 @@ extension Codec {
         try check(av_opt_set(context.pointee.priv_data, name, value, 0), "set \(name) to \(value)")
     }
 
+    /// An encoder's VBV buffer, in bits. libx264 compares it with its own before each frame and reconfigures
+    /// itself when it changed, so a new size holds from the next frame sent.
+    public var bufferSize: Int32 {
+        get { context.pointee.rc_buffer_size }
+        set { context.pointee.rc_buffer_size = newValue }
+    }
+
     /// Makes a decoder drop every frame but keyframes, which then decode alone.
     public func skipNonKeyframes() { context.pointee.skip_frame = AVDISCARD_NONKEY }
 

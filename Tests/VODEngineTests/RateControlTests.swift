@@ -136,6 +136,11 @@ struct RateControlTests {
                 "nor does noise whose SSIM the cap holds still")
     }
 
+    @Test func theBufferGetsSmallerFromThePictureAfterTheLastKeyframe() {
+        let frameRate = FrameRate(source: Rational(30, 1), keyframeInterval: 2)
+        #expect([300, 241, 240, 61, 60, 2].map { RungEncoder.closingFrame(before: $0, frameRate: frameRate) } == [241, 241, 181, 61, nil, nil])
+    }
+
     @Test func theSamplesAreAboutFourPercentOfTheTitleFromUpToThreePlaces() {
         let rate = FrameRate(source: Rational(30, 1), keyframeInterval: 2)
         #expect(QualityAnalysis.windows(total: 240, frameRate: rate) == [114..<126], "8 s: the 12-frame minimum, in the middle")

@@ -30,13 +30,20 @@ final class RungEncoder: @unchecked Sendable {
     private var captionsByFrame: [Int64: [UInt8]] = [:]
     /// Told the seconds of pictures given to the encoder so far, after each one.
     private let encoded: (Double) -> Void
+    /// At constant quality in libx264: from which frame the encoder keeps a smaller buffer, and its size in bits
+    /// (`RateControl.closingBufferShare`).
+    private let closingBuffer: (frame: Int64, bits: Int32)?
 
     init(rung: PlannedRung, threads: Int, rotation: Int, frameRate: FrameRate, audio: AudioEncoderStage?,
          options: TranscodeOptions, directory: URL, initSegment: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
-         firstSegment: Int = 0, audioLeadIn: [Packet] = [], pendingQuality: PendingQuality? = nil,
+         firstSegment: Int = 0, audioLeadIn: [Packet] = [], pendingQuality: PendingQuality? = nil, endFrame: Int64? = nil,
          encoded: @escaping (Double) -> Void = { _ in }) throws {
         self.rung = rung
         self.encoded = encoded
+        closingBuffer = if rung.codec == .h264, rung.crf != nil, let endFrame,
+            let frame = Self.closingFrame(before: endFrame, frameRate: frameRate) {
+            (frame, Int32(Double(rung.bufferBits) * RateControl.closingBufferShare))
+        } else { nil }
         scaler = RungScaler(rung: rung, rotation: rotation)
         self.frameRate = frameRate
         let makeEncoder = { (preset: String, rung: PlannedRung) in
@@ -104,6 +111,9 @@ final class RungEncoder: @unchecked Sendable {
                 if picture !== scaled { try picture.setClosedCaptions(frame.closedCaptions) }
                 picture.pts = frame.pts
                 picture.forcesKeyframe = isKeyframe
+                if let closingBuffer, frame.pts >= closingBuffer.frame, encoder.bufferSize != closingBuffer.bits {
+                    encoder.bufferSize = closingBuffer.bits
+                }
                 if rung.codec == .hevc, let captions = frame.closedCaptions { captionsByFrame[frame.pts] = captions }
                 try encoder.send(picture)
                 try drain()
@@ -121,6 +131,14 @@ final class RungEncoder: @unchecked Sendable {
         }
         return Rendition(rung: rung, segments: segments, iFrames: iFrames, videoCodec: videoCodec,
                          audioCodec: audioCodec, frameRate: frameRate.framesPerSecond)
+    }
+
+    /// The frame after the last keyframe before `endFrame`, where the buffer gets smaller; nil when that keyframe
+    /// is the first.
+    static func closingFrame(before endFrame: Int64, frameRate: FrameRate) -> Int64? {
+        var keyframe = endFrame - 1
+        while keyframe > 0, !frameRate.isKeyframe(keyframe) { keyframe -= 1 }
+        return keyframe > 0 ? keyframe + 1 : nil
     }
 
     /// Flushes the encoder of the first segment into it, then hands the rest of the rung to `next`: both close

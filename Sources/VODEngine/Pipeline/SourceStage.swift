@@ -64,6 +64,14 @@ final class SourceStage {
     /// Whether the source has a picture to transcode.
     var hasVideo: Bool { videoStream != nil }
 
+    /// The output frame the stage is expected to end before: a chunk's end, or the whole title's from the
+    /// container's duration; nil when the container gives none.
+    var expectedEndFrame: Int64? {
+        if frames.upperBound != .max { return frames.upperBound }
+        guard let duration = input.duration, duration > 0 else { return nil }
+        return Int64((duration * frameRate.framesPerSecond).rounded())
+    }
+
     /// The source time at which the title starts: its first picture; 0 before one has decoded.
     var timelineStart: Double { zero ?? 0 }
 

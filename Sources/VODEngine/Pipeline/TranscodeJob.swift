@@ -109,7 +109,7 @@ final class TranscodeJob: @unchecked Sendable {
                                    audio: muxedAudio, options: options, directory: directory, initSegment: initSegment,
                                    publisher: publisher, cancellation: cancellation,
                                    firstSegment: firstSegment, audioLeadIn: audioLeadIn[rung.name] ?? [],
-                                   pendingQuality: pendingQuality,
+                                   pendingQuality: pendingQuality, endFrame: source.expectedEndFrame,
                                    encoded: { [progress] in progress.encoded(rung: rung.name, seconds: $0) })
         }
         let queues = rungs.map { _ in BoundedQueue<RungInput>(capacity: 2, cancellation: cancellation) }
