@@ -136,6 +136,14 @@ struct RateControlTests {
                 "nor does noise whose SSIM the cap holds still")
     }
 
+    /// At constant quality the maxrate leaves room for MPEG-TS's overhead only where the rung is MPEG-TS.
+    @Test func theCapLeavesRoomForMPEGTSOnlyInMPEGTS() {
+        let rung = PlannedRung(name: "360p", width: 640, height: 360, bitrate: 600_000, crf: 23)
+        #expect(rung.maximumBitrate(framesPerSecond: 30, format: .ts) == 540_000)
+        #expect(rung.maximumBitrate(framesPerSecond: 30, format: .fmp4) == 570_000)
+        #expect(rung.at(crf: nil).maximumBitrate(framesPerSecond: 30, format: .fmp4) == 660_000, "a fixed rate's maxrate is 1.1 ×")
+    }
+
     @Test func theBufferGetsSmallerFromThePictureAfterTheLastKeyframe() {
         let frameRate = FrameRate(source: Rational(30, 1), keyframeInterval: 2)
         #expect([300, 241, 240, 61, 60, 2].map { RungEncoder.closingFrame(before: $0, frameRate: frameRate) } == [241, 241, 181, 61, nil, nil])

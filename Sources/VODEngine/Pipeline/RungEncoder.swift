@@ -48,7 +48,7 @@ final class RungEncoder: @unchecked Sendable {
         self.frameRate = frameRate
         let makeEncoder = { (preset: String, rung: PlannedRung) in
             try Self.makeEncoder(rung: rung, preset: rung.codec == .hevc ? options.preset(of: rung) : preset, threads: threads,
-                                 frameRate: frameRate)
+                                 frameRate: frameRate, format: options.segmentFormat.carrying(rung.codec))
         }
         var schedule = SegmentSchedule(frameRate: frameRate, durations: options.segmentDurations)
         _ = schedule.nextBoundary()
@@ -156,11 +156,12 @@ final class RungEncoder: @unchecked Sendable {
     /// its bitrate), the title's keyframe grid and BT.709 SDR tags. The closed captions a picture carries
     /// (`Frame.closedCaptions`) go into its SEI as A/53 user data (`a53cc`). An HEVC rung gets libx265
     /// (`makeHEVCEncoder`).
-    static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate,
+    static func makeEncoder(rung: PlannedRung, preset: String, threads: Int, frameRate: FrameRate, format: SegmentFormat,
                             bufferFill: Double? = nil) throws -> Codec {
         let bufferFill = bufferFill ?? RateControl.initialBufferFill(codec: rung.codec, preset: preset)
         if rung.codec == .hevc {
-            return try makeHEVCEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate, bufferFill: bufferFill)
+            return try makeHEVCEncoder(rung: rung, preset: preset, threads: threads, frameRate: frameRate, format: format,
+                                       bufferFill: bufferFill)
         }
         var options = [
             "preset": preset,
@@ -174,20 +175,20 @@ final class RungEncoder: @unchecked Sendable {
             options["crf"] = "\(crf)"
             options["x264-params"]! += ":vbv-init=\(bufferFill)"
         }
-        return try Codec.encoder(named: "libx264", options: options) { configure($0, for: rung, frameRate: frameRate) }
+        return try Codec.encoder(named: "libx264", options: options) { configure($0, for: rung, frameRate: frameRate, format: format) }
     }
 
     /// What every rung's encoder is given, whatever its codec: the rung's size in square pixels of 8-bit 4:2:0, the
     /// title's time base and keyframe interval, the rung's bitrate, VBV cap and buffer, and BT.709 SDR tags, since
     /// the source stage hands over SDR BT.709 pictures (`PictureCorrection`) in limited range. An HDR rung is
     /// given 10-bit 4:2:0 in BT.2020 with its source's transfer, as the source stage keeps it.
-    static func configure(_ context: EncoderContext, for rung: PlannedRung, frameRate: FrameRate) {
+    static func configure(_ context: EncoderContext, for rung: PlannedRung, frameRate: FrameRate, format: SegmentFormat) {
         context.setPicture(width: Int32(rung.width), height: Int32(rung.height), pixelFormat: rung.isHDR ? .yuv420p10le : .yuv420p,
                            sampleAspectRatio: Rational(1, 1))
         context.setTiming(timeBase: frameRate.timeBase, frameRate: frameRate.rate)
         context.setKeyframeInterval(maximum: frameRate.framesPerKeyframeInterval * 10,
                                     minimum: frameRate.framesPerKeyframeInterval)
-        context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond),
+        context.setBitRate(Int64(rung.bitrate), maximum: rung.maximumBitrate(framesPerSecond: frameRate.framesPerSecond, format: format),
                            bufferSize: rung.bufferBits)
         if let transfer = rung.hdrTransferCode {
             context.tagBT2020LimitedRange(transfer: transfer)

@@ -148,8 +148,8 @@ struct QualityAnalysis: Sendable {
     /// The mean SSIM of `samples` encoded as `rung` (at its CRF), decoded, against themselves.
     private func score(_ samples: (pictures: [Frame], frameRate: FrameRate), rung: PlannedRung) throws -> Double {
         let threads = ProcessInfo.processInfo.activeProcessorCount
-        let encoder = try RungEncoder.makeEncoder(rung: rung, preset: options.preset, threads: threads,
-                                                  frameRate: samples.frameRate, bufferFill: Self.sampleBufferFill)
+        let encoder = try RungEncoder.makeEncoder(rung: rung, preset: options.preset, threads: threads, frameRate: samples.frameRate,
+                                                  format: options.segmentFormat.carrying(rung.codec), bufferFill: Self.sampleBufferFill)
         let decoder = try encoder.decoderForOutput()
         let meter = try SSIMMeter(format: PictureFormat(of: samples.pictures[0]), timeBase: samples.frameRate.timeBase)
         let packet = try Packet()
