@@ -1,4 +1,4 @@
-"""Section q's figures: rate control, `--rate-control quality` (capped constant quality) against `fixed`, the default.
+"""Section q's figures: rate control, `--rate-control quality` (capped constant quality, the default) against `fixed`.
 
 Keys: q.<mode>.bytes.<clip>.<rung>, q.<mode>.ssim.<clip>.<rung>, q.<mode>.<clip>.{wall,cpu,rss_kb} (mode: fixed |
 quality), q.quality.crf.<clip>, q.quality.analysis.<clip> (seconds).
@@ -67,7 +67,7 @@ def figures(r):
 
 def note(r):
     return ("Each clip is transcoded by `vod transcode` with the bench's ladder, once with `--rate-control fixed` "
-            "(each rung at its bitrate, maxrate 1.1 ×, the default) and once with `--rate-control quality` (x264 CRF capped by VBV at each "
+            "(each rung at its bitrate, maxrate 1.1 ×) and once with `--rate-control quality` (the default: x264 CRF capped by VBV at each "
             "rung's bitrate, the CRF chosen per title by SSIM-scored sample encodes; docs/engine.md, Rate control). "
             "Video bytes are the sum of the video packets of a rung's segments (ffprobe); SSIM is the `All` of "
             "ffmpeg's `ssim` filter for the rung, read back through its media playlist, against the source scaled "
