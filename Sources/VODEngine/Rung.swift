@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of a bitrate ladder as configured: a name, a nominal landscape size and a video bitrate.
 ///
 /// The size's short side is what "720p" means: a portrait source gets the same rung turned on its side.
@@ -43,12 +45,42 @@ extension Rung {
         self.init(name: String(nameAndRest[0]), width: width, height: height, bitrate: bitrate)
     }
 
+    /// The bitrates a rung may have: below 32 kb/s its VBV cap, less MPEG-TS's overhead, is nothing; above
+    /// 500 Mb/s its 2 s buffer does not fit the encoder's 32-bit field (2500M stopped the process).
+    public static let bitrates = 32_000...500_000_000
+
+    /// Why `ladder` cannot be encoded, in words, or nil. A rung's name is the folder and the URI of its rendition
+    /// inside the title's: letters, digits, `_` and `-`, starting with a letter or digit, at most 32 characters
+    /// (`../x` wrote outside the title, `master.m3u8` over its master), and none of the title's own folders
+    /// (`stills`, `faststart`, `audio_N`, `subtitles_N`) or twins' names (`NAME-hevc`, `NAME-hdr`). Names differ
+    /// in more than case (two rungs named alike shared one folder), and every bitrate is within `bitrates`.
+    public static func problem(with ladder: [Rung]) -> String? {
+        var seen: Set<String> = []
+        for rung in ladder {
+            let name = rung.name
+            let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
+            guard allowed, (1...32).contains(name.count), name.first.map({ $0 != "_" && $0 != "-" }) == true else {
+                return "rung name '\(name)' must be 1 to 32 letters, digits, '_' or '-', starting with a letter or digit"
+            }
+            let lower = name.lowercased()
+            if [StillsManifest.folder, TranscodeJob.fastStartFolder].contains(lower) || lower.hasPrefix("audio_")
+                || lower.hasPrefix("subtitles_") || lower.hasSuffix("-hevc") || lower.hasSuffix("-hdr") {
+                return "rung name '\(name)' is taken by the title's own files (stills, faststart, audio_N, subtitles_N, NAME-hevc, NAME-hdr)"
+            }
+            guard seen.insert(lower).inserted else { return "two rungs are named '\(name)'" }
+            guard bitrates.contains(rung.bitrate) else {
+                return "rung '\(name)' has a bitrate of \(rung.bitrate) b/s; use 32k to 500M"
+            }
+        }
+        return nil
+    }
+
     /// Parses a bitrate such as `800k`, `2.8M` or `800000` into bits per second.
     public static func parseBitrate(_ text: String) -> Int? {
         let lower = text.lowercased()
         let multiplier: Double = lower.hasSuffix("m") ? 1_000_000 : lower.hasSuffix("k") ? 1000 : 1
         let digits = multiplier == 1 ? lower : String(lower.dropLast())
-        guard let value = Double(digits), value > 0, value.isFinite else { return nil }
+        guard let value = Double(digits), value > 0, value * multiplier < 1e15 else { return nil }
         return Int((value * multiplier).rounded())
     }
 }

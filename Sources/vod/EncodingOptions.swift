@@ -99,6 +99,7 @@ struct EncodingOptions: ParsableArguments {
                 return rung
             }
             guard !rungs.isEmpty else { throw ValidationError("--ladder needs at least one rung.") }
+            if let problem = Rung.problem(with: rungs) { throw ValidationError("--ladder: \(problem).") }
         }
         return TranscodeOptions(ladder: rungs, preset: preset, segmentDuration: segmentDuration,
                                 firstSegmentDuration: firstSegmentDuration, shortSegments: shortSegments, startPreset: startPreset,

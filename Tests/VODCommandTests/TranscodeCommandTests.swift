@@ -115,6 +115,24 @@ struct TranscodeCommandTests {
         #expect(run.standardError.contains("Invalid rung '720p:wide@fast'"))
     }
 
+    /// A rung's name is a folder inside the title's, and its bitrate sizes the encoder's buffer: `../owned` wrote
+    /// outside the title, two rungs named alike shared one folder, and 2500M stopped the process (and `vod serve`
+    /// on every restart, as its job was claimed again).
+    @Test(arguments: [
+        ("../owned:640x360@400k", "rung name '../owned' must be"),
+        ("master.m3u8:640x360@400k", "rung name 'master.m3u8' must be"),
+        ("a:640x360@800k,A:320x180@400k", "two rungs are named 'A'"),
+        ("stills:640x360@800k", "rung name 'stills' is taken"),
+        ("x-hevc:640x360@800k", "rung name 'x-hevc' is taken"),
+        ("x:640x360@2500M", "rung 'x' has a bitrate of 2500000000 b/s; use 32k to 500M"),
+        ("x:640x360@1k", "rung 'x' has a bitrate of 1000 b/s"),
+    ])
+    func refusesALadderItCannotWrite(ladder: String, reason: String) async throws {
+        let run = try await VODBinary.run(["transcode", "x.mp4", "--ladder", ladder])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("--ladder: \(reason)"), "\(run.standardError)")
+    }
+
     @Test func probePrintsJSON() async throws {
         let directory = try TemporaryDirectory()
         let clip = try await SyntheticClip(width: 320, height: 240, duration: 1).make(in: directory.url)
