@@ -18,12 +18,36 @@ struct TranscodeCommand: AsyncParsableCommand {
 
     @OptionGroup var encoding: EncodingOptions
 
+    /// Each input's rendition folder, `OUTPUT/<input name without extension>`.
+    func destination(of input: String) -> String {
+        URL(fileURLWithPath: output).appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).path
+    }
+
+    /// Refuses what would lose a file: two inputs with one rendition folder, and a destination that holds anything
+    /// but a rendition (a folder without `master.m3u8`, or a file: an input without an extension in OUTPUT is its
+    /// own destination). A folder of the same name was replaced by the rendition, its files gone.
+    func validate() throws {
+        var inputsByDestination: [String: String] = [:]
+        for input in inputs {
+            let destination = destination(of: input)
+            if let other = inputsByDestination.updateValue(input, forKey: destination) {
+                throw ValidationError("\(other) and \(input) would both be written into \(destination); rename one of them.")
+            }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) else { continue }
+            guard isFolder.boolValue, FileManager.default.fileExists(atPath: destination + "/master.m3u8") else {
+                throw ValidationError("\(destination) exists and is not a rendition vod wrote (it has no master.m3u8): "
+                    + "move it away or choose another --output.")
+            }
+        }
+    }
+
     func run() async throws {
         let transcoder = Transcoder(options: try encoding.transcodeOptions())
         var failures = 0
         for input in inputs {
             let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-            let destination = URL(fileURLWithPath: output).appendingPathComponent(name).path
+            let destination = destination(of: input)
             let display = ProgressDisplay(label: name)
             let started = Date()
             do {

@@ -115,6 +115,41 @@ struct TranscodeCommandTests {
         #expect(run.standardError.contains("Invalid rung '720p:wide@fast'"))
     }
 
+    /// A destination is replaced only when it is a rendition vod wrote: an unrelated folder of the input's name was
+    /// replaced with its files, an input without an extension inside OUTPUT was its own destination and was lost,
+    /// and two inputs of one name overwrote each other.
+    @Test func neverReplacesWhatIsNotARendition() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = try await SyntheticClip(width: 320, height: 240, duration: 2).make(in: directory.url, name: "Documents")
+        let output = directory.url.appendingPathComponent("home").path
+        let documents = output + "/Documents"
+        try FileManager.default.createDirectory(atPath: documents, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: documents + "/taxes.txt"))
+        let common = ["--ladder", "240p:320x240@300k", "--preset", "superfast"]
+
+        let folder = try await VODBinary.run(["transcode", clip, "-o", output] + common)
+        #expect(folder.status == 64 && folder.standardError.contains("\(documents) exists and is not a rendition vod wrote"))
+        #expect(FileManager.default.fileExists(atPath: documents + "/taxes.txt"))
+
+        let bare = output + "/land"
+        try FileManager.default.copyItem(atPath: clip, toPath: bare)
+        let itself = try await VODBinary.run(["transcode", bare, "-o", output] + common)
+        #expect(itself.status == 64 && itself.standardError.contains("\(bare) exists and is not a rendition vod wrote"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bare)) == Data(contentsOf: URL(fileURLWithPath: clip)))
+
+        let twin = directory.url.appendingPathComponent("other").path
+        try FileManager.default.createDirectory(atPath: twin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: clip, toPath: twin + "/Documents.mp4")
+        let twins = try await VODBinary.run(["transcode", clip, twin + "/Documents.mp4", "-o", directory.url.appendingPathComponent("x").path] + common)
+        #expect(twins.status == 64 && twins.standardError.contains("would both be written into"))
+
+        let fresh = directory.url.appendingPathComponent("fresh").path
+        for _ in 0..<2 {
+            let run = try await VODBinary.run(["transcode", clip, "-o", fresh] + common)
+            #expect(run.status == 0, "a rendition vod wrote is replaced: \(run.standardError)")
+        }
+    }
+
     /// A rung's name is a folder inside the title's, and its bitrate sizes the encoder's buffer: `../owned` wrote
     /// outside the title, two rungs named alike shared one folder, and 2500M stopped the process (and `vod serve`
     /// on every restart, as its job was claimed again).
