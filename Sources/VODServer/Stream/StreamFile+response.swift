@@ -125,11 +125,14 @@ extension StreamFile {
         }
     }
 
-    /// A ready title's files never change. A live title's playlists change at each publication: a second's
-    /// caching lets a CDN collapse players' refreshes while the ETag (a hash of the bytes) stays true. Its
-    /// segments are revalidated each time, since another attempt of the job may write them again.
+    /// A ready title's files never change, but for its master playlist and DASH manifest (`listsRenditions`), which
+    /// gain a caption's rendition when one is added: those are revalidated each time (the ETag makes that a 304),
+    /// where a year's `immutable` kept a browser or CDN from ever seeing the caption. A live title's playlists change
+    /// at each publication: a second's caching lets a CDN collapse players' refreshes while the ETag (a hash of the
+    /// bytes) stays true. Its segments are revalidated each time, since another attempt of the job may write them
+    /// again.
     private var cacheControl: String {
-        guard isLive else { return "public, max-age=31536000, immutable" }
+        guard isLive else { return listsRenditions ? "public, no-cache" : "public, max-age=31536000, immutable" }
         if case .memory = content { return "public, max-age=1" }
         return "no-cache"
     }

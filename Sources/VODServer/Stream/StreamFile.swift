@@ -22,6 +22,11 @@ struct StreamFile: Sendable {
     var isLive = false {
         didSet { setImmediateHeaders() }
     }
+    /// Whether it is a title's master playlist or DASH manifest, which list its renditions and so change when one
+    /// is added to a ready title (a caption), where the title's other files never change.
+    var listsRenditions = false {
+        didSet { setImmediateHeaders() }
+    }
     /// The headers of a plain GET of the whole file, with the CORS headers (`immediateResponse`, `StreamFastPath`).
     private(set) var immediateHeaders: ImmediateHeaders?
     /// The same as the HTTP/1 encoder writes them, before `Date` (`StreamRawPath`).

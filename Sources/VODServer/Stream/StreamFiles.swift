@@ -67,6 +67,8 @@ final class StreamFiles: Sendable {
 
     /// The name of the master playlist in an item's folder, served as it is at `stream/master.m3u8` and `stream/`.
     static let masterFile = "master.m3u8"
+    /// The name of the DASH manifest in an item's folder.
+    static let dashManifestFile = "manifest.mpd"
 
     /// The master playlist of item `id`, its URIs rewritten to resolve from `/api/media/:id/stream`.
     func master(id: Int64) async throws -> StreamFile {
@@ -75,7 +77,7 @@ final class StreamFiles: Sendable {
 
     /// The DASH manifest of item `id`, its URLs resolving from `/api/media/:id/manifest.mpd` (`<BaseURL>stream/`).
     func dashManifest(id: Int64) async throws -> StreamFile {
-        try await cached(id: id, relative: "manifest.mpd", key: "\(id)/manifest.mpd", rewrite: true, missing: .notReady)
+        try await cached(id: id, relative: Self.dashManifestFile, key: "\(id)/manifest.mpd", rewrite: true, missing: .notReady)
     }
 
     /// The file at `components` below the stream of item `id`, such as `["720p", "segment_001.ts"]`.
@@ -136,6 +138,7 @@ final class StreamFiles: Sendable {
             try StreamFiles.load(inside: folder, relative: relative, rewrite: rewrite)
         }) else { throw missing }
         loaded.file.isLive = root.isLive
+        loaded.file.listsRenditions = [Self.masterFile, Self.dashManifestFile].contains(relative)
         files.withLock { files in
             if files.count >= StreamFiles.maximumCachedFiles { files.removeAll() }
             files[key] = loaded
