@@ -27,6 +27,10 @@ struct TranscodeCommand: AsyncParsableCommand {
     /// but a rendition (a folder without `master.m3u8`, or a file: an input without an extension in OUTPUT is its
     /// own destination). A folder of the same name was replaced by the rendition, its files gone.
     func validate() throws {
+        var outputIsFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &outputIsFolder), !outputIsFolder.boolValue {
+            throw ValidationError("--output \(output) is a file, not a folder.")
+        }
         var inputsByDestination: [String: String] = [:]
         for input in inputs {
             let destination = destination(of: input)
@@ -40,6 +44,14 @@ struct TranscodeCommand: AsyncParsableCommand {
                     + "move it away or choose another --output.")
             }
         }
+    }
+
+    /// What went wrong, in words: a file system error as the system says it, with the path it names, rather
+    /// than Foundation's dump of its domain, code and user info.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? CocoaError else { return "\(error)" }
+        let path = (error.userInfo[NSFilePathErrorKey] as? String) ?? error.filePath
+        return path.map { "\(error.localizedDescription) (\($0))" } ?? error.localizedDescription
     }
 
     func run() async throws {
@@ -59,7 +71,7 @@ struct TranscodeCommand: AsyncParsableCommand {
             } catch {
                 display.finish()
                 failures += 1
-                FileHandle.standardError.write(Data("vod transcode: \(input): failed: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("vod transcode: \(input): failed: \(Self.describe(error))\n".utf8))
             }
         }
         if failures > 0 { throw ExitCode.failure }

@@ -143,6 +143,12 @@ struct TranscodeCommandTests {
         let twins = try await VODBinary.run(["transcode", clip, twin + "/Documents.mp4", "-o", directory.url.appendingPathComponent("x").path] + common)
         #expect(twins.status == 64 && twins.standardError.contains("would both be written into"))
 
+        let file = try await VODBinary.run(["transcode", clip, "-o", clip] + common)
+        #expect(file.status == 64 && file.standardError.contains("--output \(clip) is a file, not a folder."))
+        let unwritable = try await VODBinary.run(["transcode", clip, "-o", "/proc/vod-test"] + common)
+        #expect(unwritable.status == 1 && unwritable.standardError.contains("failed: The operation could not be completed. The file doesn’t exist. (/proc/vod-test)"),
+                "a file system error in words, not Foundation's dump: \(unwritable.standardError)")
+
         let fresh = directory.url.appendingPathComponent("fresh").path
         for _ in 0..<2 {
             let run = try await VODBinary.run(["transcode", clip, "-o", fresh] + common)
