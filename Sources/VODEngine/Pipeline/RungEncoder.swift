@@ -38,10 +38,6 @@ final class RungEncoder: @unchecked Sendable {
          options: TranscodeOptions, directory: URL, initSegment: URL, publisher: LivePublisher?, cancellation: CancellationFlag,
          firstSegment: Int = 0, audioLeadIn: [Packet] = [], pendingQuality: PendingQuality? = nil, endFrame: Int64? = nil,
          encoded: @escaping (Double) -> Void = { _ in }) throws {
-        // A rung that starts once the title's CRF is chosen encodes at it from its first picture.
-        let chosen = firstSegment == 0 ? pendingQuality?.madeChoice : nil
-        let rung = chosen.map { rung.at(crf: $0.crf) } ?? rung
-        let pendingQuality = chosen == nil ? pendingQuality : nil
         self.rung = rung
         self.encoded = encoded
         closingBuffer = if rung.codec == .h264, rung.crf != nil, let endFrame,
@@ -72,7 +68,7 @@ final class RungEncoder: @unchecked Sendable {
                                  durations: options.segmentDurations, frameRate: frameRate, cancellation: cancellation,
                                  format: options.segmentFormat.carrying(rung.codec), initSegment: initSegment, firstSegment: firstSegment,
                                  firstKeyframe: frameRate.keyframesBefore(frame: start.boundaryFrame),
-                                 keepsFirstSegmentAudio: fastStart != nil || self.pendingQuality != nil,
+                                 keepsFirstSegmentAudio: fastStart != nil,
                                  sampleEntryBoxes: rung.lightLevels?.sampleEntryBoxes ?? [])
         audioLeadIn.forEach(segmenter.add(audio:))
         packet = try Packet()

@@ -5,12 +5,9 @@ extension TranscodeJob {
     /// The folder, inside the title's, where first segments are encoded again before they are swapped in.
     static let fastStartFolder = "faststart"
 
-    /// Encodes again, at the rung's own preset and CRF, the first segment of each rendition that started fast
-    /// (`TranscodeOptions.startsFast`) or, with `qualityChosenLater`, of each H.264 rendition whose first segment
-    /// was encoded at `RateControl.defaultCRF` before the analysis chose another, among the `leading` rungs, those
-    /// that start with the title (the first publication group), and swaps it in: the fast start leaves nothing
-    /// behind in a ready title. (A talk's first segment at CRF 23 where the title's was 32 took 1.7× the bits of
-    /// the others, and the rung's BANDWIDTH with them: 983 kb/s where `vod transcode` measured 598.)
+    /// Encodes again, at the rung's own preset, the first segment of each rendition that started fast
+    /// (`TranscodeOptions.startsFast`, among the `leading` rungs, those that start with the title: the first
+    /// publication group), and swaps it in: the fast start leaves nothing behind in a ready title.
     ///
     /// The new segment covers the same frames (the title's first keyframe interval, read again from the source
     /// on the title's timeline, `timelineStart`), starts and ends on the same IDRs, carries the same audio packets
@@ -21,11 +18,10 @@ extension TranscodeJob {
     /// keep their shape (the segment's duration is the same), and the caller writes them next with the new sizes
     /// and I-frame ranges. Returns `renditions` with their first segment and its I-frames replaced.
     func replaceFastStart(of renditions: [Rendition], leading: [PlannedRung], frameRate: FrameRate, timelineStart: Double,
-                          muxedAudio: AudioEncoderStage?, qualityChosenLater: Bool = false) throws -> [Rendition] {
+                          muxedAudio: AudioEncoderStage?) throws -> [Rendition] {
         let firstSegmentName = { [options] (rung: PlannedRung) in options.segmentFormat.carrying(rung.codec).fileName(ofSegment: 0) }
         let started = renditions.filter { rendition in
-            (options.startsFast(rendition.rung) || qualityChosenLater && rendition.rung.codec == .h264)
-                && leading.contains { $0.name == rendition.rung.name }
+            options.startsFast(rendition.rung) && leading.contains { $0.name == rendition.rung.name }
                 && rendition.segments.first?.fileName == firstSegmentName(rendition.rung)
         }
         guard !started.isEmpty else { return renditions }

@@ -80,8 +80,7 @@ final class TranscodeJob: @unchecked Sendable {
         qualityAnalysis = chosen ?? analysis
         let renditions = try replaceFastStart(of: chosen.map { chosen in encoded.map { $0.at(crf: chosen.crf) } } ?? encoded,
                                               leading: groups[0], frameRate: source.frameRate,
-                                              timelineStart: source.timelineStart, muxedAudio: muxedAudio,
-                                              qualityChosenLater: chosen.map { $0.crf != RateControl.defaultCRF } ?? false)
+                                              timelineStart: source.timelineStart, muxedAudio: muxedAudio)
         let subtitles = try subtitleRenditions(of: source, closedCaptions: source.closedCaptions,
                                                videoSegments: renditions.first?.segments ?? [], duration: duration)
         try writePlaylists(renditions, audio: audio, subtitles: subtitles,

@@ -4,7 +4,6 @@ import Synchronization
 /// A title's CRF while `QualityAnalysis` works it out on a thread of its own, for a title published as it grows:
 /// its rungs start at `RateControl.defaultCRF`, so the first segment waits for nothing, and take the title's CRF
 /// at the second segment's IDR; the first segment is then encoded again at it (`TranscodeJob.replaceFastStart`).
-/// A rung that starts once the choice is made (the larger rungs, which join later) takes it from its first picture.
 final class PendingQuality: Sendable {
     private let result = Mutex<Result<QualityChoice, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
@@ -19,11 +18,6 @@ final class PendingQuality: Sendable {
         }
         thread.name = "vod.quality"
         thread.start()
-    }
-
-    /// The analysis's choice if it is made already, without waiting; nil while it works, or if it failed.
-    var madeChoice: QualityChoice? {
-        result.withLock { try? $0?.get() }
     }
 
     /// The analysis's choice, once it is made: waits for it, and throws what it threw.
