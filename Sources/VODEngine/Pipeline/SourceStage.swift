@@ -1,15 +1,5 @@
 import VODFFmpeg
 
-/// What part of the source a stage reads.
-enum SourceWindow {
-    /// Everything: the pictures and every track.
-    case whole
-    /// The pictures of one chunk of a split title, and nothing else.
-    case chunk(ChunkSpec)
-    /// Every audio and subtitle track of a split title, on its timeline; no picture is decoded.
-    case tracks(timelineStart: Double)
-}
-
 /// Demuxes and decodes the input once: video becomes a constant-rate picture sequence and every audio track is
 /// encoded once to AAC; both go on through the callbacks. A source without video (a podcast, music) is an
 /// audio-only title whose timeline starts at its first audio sample.
@@ -54,8 +44,7 @@ final class SourceStage {
     private(set) var firstVideoDecodeError: FFmpegError?
     private var decodeErrors = 0
     /// The video packets given to the decoder, and those it refused or failed on (`checkMostlyDecoded`).
-    private(set) var videoPacketCount = 0
-    private(set) var videoDecodeErrorCount = 0
+    private(set) var videoPacketCount = 0, videoDecodeErrorCount = 0
     private var pictureLimits: PictureLimits
 
     /// The constant output frame rate; for an audio-only title, the nominal rate its segment schedule counts in.
@@ -68,8 +57,7 @@ final class SourceStage {
     /// container's duration; nil when the container gives none.
     var expectedEndFrame: Int64? {
         if frames.upperBound != .max { return frames.upperBound }
-        guard let duration = input.duration, duration > 0 else { return nil }
-        return Int64((duration * frameRate.framesPerSecond).rounded())
+        return input.duration.flatMap { $0 > 0 ? Int64(($0 * frameRate.framesPerSecond).rounded()) : nil }
     }
 
     /// The source time at which the title starts: its first picture; 0 before one has decoded.
@@ -136,10 +124,6 @@ final class SourceStage {
             if spec.startFrame > 0, start > spec.timelineStart { try input.seek(toSeconds: start) }
         }
     }
-
-    /// How far before a chunk's first picture its decoding starts: a second, so that a deinterlacer has the
-    /// pictures before its first one.
-    static let chunkPreroll = 1.0
 
     /// Decodes pictures until the first is shown and returns its source time: where the title's timeline starts.
     func findTimelineStart() throws -> Double {
