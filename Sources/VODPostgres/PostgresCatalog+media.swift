@@ -2,14 +2,17 @@ import PostgresNIO
 import VODCatalog
 
 extension PostgresCatalog {
+    /// Inserts `media` as pending; its `created_at` and `updated_at` are one reading of the clock (each column's
+    /// default read it once, and the two could differ by a millisecond).
     public func insert(_ media: NewMedia) async throws -> MediaItem {
         let items = try await fetch(
             """
             INSERT INTO media (title, description, source_file_name, source_path, source_size, duration, probe,
-                source_summary, tracks, visibility, segment_format)
-            VALUES (\(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
+                source_summary, tracks, visibility, segment_format, created_at, updated_at)
+            SELECT \(media.title), \(media.description), \(media.sourceFileName), \(media.sourcePath), \(media.sourceSize),
                 \(media.duration), \(media.probeJSON), \(media.sourceSummaryJSON), \(media.tracksJSON), \(media.visibility.rawValue),
-                \(media.segmentFormat.rawValue))
+                \(media.segmentFormat.rawValue), clock.now, clock.now
+            FROM (SELECT \(unescaped: pgNow) AS now) AS clock
             RETURNING *
             """, MediaItem.init(postgres:))
         try await notifyWorkers()
